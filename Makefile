@@ -1,0 +1,72 @@
+# mglru-fg: the kernel patch series, its packages and its tests.
+# Targets are thin: the work is in scripts/ and tests/, shared by every
+# caller (this Makefile, SPECS/, debian/rules, CI).
+
+ARCH     ?= $(shell uname -m | sed 's/aarch64/arm64/')
+ARCHES   ?= x86_64 arm64 riscv64
+FLAVOUR  ?= virt
+POLICY   ?= fg
+# smoke-all: the three policies, plus what issue-style boot checks need:
+# an alias, an invalid value and no lru_gen= at all.
+POLICIES ?= classic mglru fg 1 bogus default
+JOBS     ?= $(shell nproc)
+export JOBS KERNEL KMODDIR
+
+# Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
+MAKEOVERRIDES :=
+
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all check check-all clean help
+
+all: kernel
+
+help:
+	@echo "make                 build the default kernel ($(ARCH) $(FLAVOUR))"
+	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
+	@echo "make check-all       check plus full images for every arch"
+	@echo "make source          fetch and verify the pinned base"
+	@echo "make tree            build/linux: base + patches/series, one commit each"
+	@echo "make export          regenerate patches/ from build/linux"
+	@echo "make config          assemble build/ARCH-FLAVOUR/.config"
+	@echo "make kernel          build ARCH=x86_64|arm64|riscv64 FLAVOUR=virt|debug|generic"
+	@echo "make kunit           the series' KUnit suites under UML"
+	@echo "make smoke           boot ARCH under POLICY in QEMU with the pressure suite"
+	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"
+	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
+
+deps:
+	scripts/deps build cross qemu smoke
+
+source: deps
+	scripts/source
+
+tree: deps
+	scripts/tree $(if $(FORCE),--force)
+
+export:
+	scripts/export
+
+config: tree
+	scripts/mkconfig $(ARCH) $(FLAVOUR) build/$(ARCH)-$(FLAVOUR)
+
+kernel: deps
+	scripts/build-kernel $(ARCH) $(FLAVOUR)
+
+kunit: deps
+	scripts/kunit
+
+smoke: deps
+	$(if $(KERNEL),,scripts/build-kernel $(ARCH) virt >/dev/null)
+	tests/smoke/run $(ARCH) "$(POLICY)"
+
+smoke-all: deps
+	for a in $(ARCHES); do scripts/build-kernel $$a virt >/dev/null || exit 1; done
+	tests/smoke/run "$(ARCHES)" "$(POLICIES)"
+
+check:
+	tests/check.sh
+
+check-all:
+	tests/check.sh --all
+
+clean:
+	rm -rf build

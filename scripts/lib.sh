@@ -1,0 +1,90 @@
+# shellcheck shell=sh
+# Sourced by every script after it sets TOP: the pin, the paths, the arch
+# table and the ccache setup, so make, rpmbuild and dpkg-buildpackage all
+# build the same way and hit the same cache.
+
+. "$TOP/config/base.env"
+
+BUILD=${BUILD:-$TOP/build}
+CACHE=${MGLRU_FG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mglru-fg}
+JOBS=${JOBS:-$(nproc)}
+HOST_ARCH=$(uname -m)
+[ "$HOST_ARCH" = aarch64 ] && HOST_ARCH=arm64
+
+# One cache for every caller (make, rpmbuild, dpkg-buildpackage). Every
+# caller lays out linux/ and ARCH-FLAVOUR/ side by side, and kmake makes
+# their parent the ccache base dir, so the paths the compiler sees are the
+# same relative ones everywhere and the callers share hits.
+export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-20G}"
+
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+arches() { awk '!/^#/ && NF { print $1 }' "$TOP/config/arches"; }
+
+# arch_load ARCH: set A_* from the arch table, or fail naming the choices.
+arch_load() {
+	_a=$1
+	# shellcheck disable=SC2046 # the table row is split on purpose
+	set -- $(awk -v a="$_a" '$1 == a' "$TOP/config/arches")
+	[ $# -eq 13 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
+	A_ARCH=$1 A_KARCH=$2 A_DEBARCH=$3 A_RPMARCH=$4 A_TRIPLET=$5 A_IMAGE=$6
+	A_QEMU=$7 A_MACHINE=$8 A_CPU=$9
+	shift 9
+	A_CONSOLE=$1 A_EARLYCON=$2 A_BIOS=$3 A_TSCALE=$4
+	if [ "$A_ARCH" = "$HOST_ARCH" ]; then A_CROSS=; else A_CROSS=$A_TRIPLET-; fi
+}
+
+flavours() { echo virt debug generic; }
+flavour_check() {
+	case " $(flavours) " in *" $1 "*) ;; *) die "unknown FLAVOUR '$1' (choose one of: $(flavours))" ;; esac
+}
+
+# The one definition of KERNELRELEASE's suffix; the version part is the
+# tree's own Makefile version.
+krel_suffix() { echo "-$KREL_TAG-$1"; }
+
+# ccache when there is one (a Fedora mock root may not have it).
+CCACHE=$(command -v ccache || true)
+
+# kmake OBJDIR SRCDIR args...: kbuild with our compiler and cache settings.
+kmake() {
+	_obj=$1 _src=$2
+	shift 2
+	CCACHE_BASEDIR=$(cd "$_src/.." && pwd) \
+	make -C "$_src" O="$_obj" ARCH="$A_KARCH" CROSS_COMPILE="$A_CROSS" \
+		CC="${CCACHE:+$CCACHE }${A_CROSS}gcc" HOSTCC="${CCACHE:+$CCACHE }gcc" LOCALVERSION= \
+		-j"$JOBS" "$@"
+}
+
+# series_files DIR: the patch names DIR/series lists, in order.
+series_files() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"; }
+
+# patches_hash DIR: one hash over a series and its patches, to tell
+# whether build/linux and patches/ still agree.
+patches_hash() {
+	{
+		cat "$1/series"
+		for _p in $(series_files "$1"); do
+			[ -f "$1/$_p" ] || die "$1/series names $_p, which does not exist"
+			cat "$1/$_p"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# spec_patches DIR: the Patch lines SPECS/kernel-mglru-fg.spec must carry
+# for DIR/series.
+spec_patches() {
+	_n=0
+	for _p in $(series_files "$1"); do
+		_n=$((_n + 1))
+		printf 'Patch%04d:      %s\n' "$_n" "$_p"
+	done
+}
+
+# spec_patches_now: the Patch lines the spec carries.
+spec_patches_now() {
+	sed -n '/^# BEGIN patches/,/^# END patches/{/^Patch/p}' "$TOP/SPECS/kernel-mglru-fg.spec"
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The README's test command (make check; make check-all with --all).
+# Prints KTAP and ends with "N passed, N failed[, N skipped]".
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/scripts/lib.sh"
+export TAP_LOGDIR="$BUILD/check-logs"
+rm -rf "$TAP_LOGDIR"
+. "$TOP/tests/lib/tap.sh"
+
+all=
+case ${1:-} in '') ;; --all) all=1 ;; *) echo "usage: ${0##*/} [--all]" >&2; exit 2 ;; esac
+
+# The series' own source files, so cross compiles cover all it touches.
+touched_objects() {
+	git -C "$BUILD/linux" diff --name-only base..HEAD -- '*.c' 2>/dev/null |
+		grep -v '^tools/\|^scripts/\|^samples/\|^Documentation/' | sed 's/\.c$/.o/'
+}
+
+tap_run "deps: build, cross, qemu and smoke packages present" "$TOP/scripts/deps" build cross qemu smoke
+tap_run "source: pinned $BASE_PACKAGE $BASE_DEB_VERSION verifies" "$TOP/scripts/source"
+tap_run "series: applies and exports byte-identically" "$TOP/tests/build/roundtrip"
+tap_run "series: checkpatch --strict clean or explained" "$TOP/tests/build/checkpatch"
+for a in $(arches); do
+	for f in virt debug generic; do
+		tap_run "config: $a $f assembles with every requested symbol" "$TOP/tests/build/config" "$a-$f"
+	done
+done
+tap_run "config: an unknown symbol fails, named" "$TOP/tests/build/config" bogus
+tap_run "config: an unmet dependency fails, named" "$TOP/tests/build/config" unmet
+
+tap_run "kernel: $HOST_ARCH virt image builds" "$TOP/scripts/build-kernel" "$HOST_ARCH" virt
+tap_run "kunit: the series' suites pass under UML" "$TOP/scripts/kunit"
+# The boot matrix of the host arch: each policy, an alias, an invalid
+# value and no parameter; make smoke-all does every arch.
+for p in classic mglru fg 1 bogus default; do
+	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" "$p"
+done
+for a in $(arches); do
+	[ "$a" = "$HOST_ARCH" ] && continue
+	if [ -n "$all" ]; then
+		tap_run "kernel: $a virt image builds" "$TOP/scripts/build-kernel" "$a" virt
+	else
+		# shellcheck disable=SC2046
+		tap_run "kernel: $a virt compiles mm/ and the series' files" \
+			"$TOP/scripts/build-kernel" "$a" virt mm/ $(touched_objects)
+	fi
+done
+
+tap_done

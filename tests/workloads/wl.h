@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the workload programs: errors, size parsing and the data
+ * pattern. The pattern is a pure function of (seed, block, word), so any
+ * reader can check any block without keeping a copy; it is never zero,
+ * because 6.12 does not write zero-filled pages to swap and the test would
+ * then prove nothing.
+ */
+#ifndef WL_H
+#define WL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WL_PAGE 4096UL
+#define WL_WORDS (WL_PAGE / sizeof(uint64_t))
+
+static const char *wl_prog = "workload";
+
+static inline void wl_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", wl_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* "64M", "1G", "4096" -> bytes; K/M/G are powers of 1024. */
+static inline unsigned long long wl_size(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		wl_die(2, "%s: '%s' is not a size (use a number with K, M or G)", opt, s);
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	case '\0': break;
+	default:
+		wl_die(2, "%s: '%s' has an unknown unit (use K, M or G)", opt, s);
+	}
+	if (*end)
+		wl_die(2, "%s: '%s' has trailing characters", opt, s);
+	return v;
+}
+
+static inline unsigned long wl_num(const char *opt, const char *s, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v > max)
+		wl_die(2, "%s: '%s' is not a number from 0 to %lu", opt, s, max);
+	return v;
+}
+
+static inline uint64_t wl_word(uint64_t seed, uint64_t block, uint64_t word)
+{
+	/* splitmix64 of the position: cheap, and different everywhere */
+	uint64_t z = seed + block * WL_WORDS + word + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+static inline void wl_fill(uint64_t *p, uint64_t seed, uint64_t block)
+{
+	for (uint64_t w = 0; w < WL_WORDS; w++)
+		p[w] = wl_word(seed, block, w);
+}
+
+/* Returns the index of the first bad word, or -1 when the block is intact. */
+static inline long wl_check(const uint64_t *p, uint64_t seed, uint64_t block)
+{
+	for (uint64_t w = 0; w < WL_WORDS; w++)
+		if (p[w] != wl_word(seed, block, w))
+			return (long)w;
+	return -1;
+}
+
+#endif

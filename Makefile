@@ -15,12 +15,14 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all check check-all clean help
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all deb rpm packages \
+	check check-all clean help
 
-all: kernel
+all: packages
 
 help:
-	@echo "make                 build the default kernel ($(ARCH) $(FLAVOUR))"
+	@echo "make                 the Debian and Fedora packages ($(ARCH), $(FLAVOUR)) in build/deb, build/rpm"
+	@echo "make deb | make rpm  one format; FLAVOUR=generic uses Debian's full config (deb)"
 	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
 	@echo "make check-all       check plus full images for every arch"
 	@echo "make source          fetch and verify the pinned base"
@@ -34,7 +36,7 @@ help:
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
 
 deps:
-	scripts/deps build cross qemu smoke
+	scripts/deps build cross qemu smoke pkg
 
 source: deps
 	scripts/source
@@ -50,6 +52,14 @@ config: tree
 
 kernel: deps
 	scripts/build-kernel $(ARCH) $(FLAVOUR)
+
+packages: deb rpm
+
+deb: deps
+	scripts/pkg-deb $(ARCH) $(FLAVOUR)
+
+rpm: deps
+	scripts/pkg-rpm $(ARCH) $(FLAVOUR)
 
 kunit: deps
 	scripts/kunit

@@ -36,7 +36,7 @@ help:
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
 
 deps:
-	scripts/deps build cross qemu smoke pkg
+	scripts/deps build cross qemu smoke pkg tune
 
 source: deps
 	scripts/source

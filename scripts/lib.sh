@@ -42,9 +42,11 @@ flavour_check() {
 	case " $(flavours) " in *" $1 "*) ;; *) die "unknown FLAVOUR '$1' (choose one of: $(flavours))" ;; esac
 }
 
-# The one definition of KERNELRELEASE's suffix; the version part is the
-# tree's own Makefile version.
-krel_suffix() { echo "-$KREL_TAG-$1"; }
+# The one definition of KERNELRELEASE: the base version (which build-kernel
+# checks against the tree's Makefile) plus CONFIG_LOCALVERSION, which is
+# krel_suffix. One dash only: rpm takes what follows it as the release.
+krel_suffix() { echo "-$KREL_TAG.$1"; }
+krel() { echo "$BASE_VERSION$(krel_suffix "$1")"; }
 
 # ccache when there is one (a Fedora mock root may not have it).
 CCACHE=$(command -v ccache || true)

@@ -17,7 +17,7 @@ touched_objects() {
 		grep -v '^tools/\|^scripts/\|^samples/\|^Documentation/' | sed 's/\.c$/.o/'
 }
 
-tap_run "deps: build, cross, qemu and smoke packages present" "$TOP/scripts/deps" build cross qemu smoke
+tap_run "deps: build, cross, qemu, smoke and pkg packages present" "$TOP/scripts/deps" build cross qemu smoke pkg tune
 tap_run "source: pinned $BASE_PACKAGE $BASE_DEB_VERSION verifies" "$TOP/scripts/source"
 tap_run "series: applies and exports byte-identically" "$TOP/tests/build/roundtrip"
 tap_run "series: checkpatch --strict clean or explained" "$TOP/tests/build/checkpatch"
@@ -36,6 +36,26 @@ tap_run "kunit: the series' suites pass under UML" "$TOP/scripts/kunit"
 for p in classic mglru fg 1 bogus default; do
 	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" "$p"
 done
+# The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
+tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
+tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
+
+# Packages for the host arch, linted, installed into a Debian image and
+# booted; the kernel inside comes from ccache after the build above.
+pkgs_ok() {
+	"$TOP/scripts/pkg-$1" "$HOST_ARCH" virt > "$BUILD/$1.list" && [ -s "$BUILD/$1.list" ]
+}
+tap_run "deb: dpkg-buildpackage builds the packages" pkgs_ok deb
+tap_run "rpm: rpmbuild -ba builds the SRPM and packages" pkgs_ok rpm
+if [ -s "$BUILD/deb.list" ]; then
+	tap_run "deb: lintian clean" "$TOP/tests/pkg/lint" deb $(cat "$BUILD/deb.list")
+	tap_cell "$TOP/tests/pkg/deb-test" $(cat "$BUILD/deb.list")
+fi
+if [ -s "$BUILD/rpm.list" ]; then
+	tap_run "rpm: rpmlint clean" "$TOP/tests/pkg/lint" rpm $(cat "$BUILD/rpm.list")
+	tap_cell "$TOP/tests/pkg/rpm-test" $(grep -v '\.src\.rpm$' "$BUILD/rpm.list")
+fi
+
 for a in $(arches); do
 	[ "$a" = "$HOST_ARCH" ] && continue
 	if [ -n "$all" ]; then

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Which configuration files count, in which order: the sysctl.d(5) and
+ * tmpfiles.d(5) scheme, so administrators need nothing new to learn. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf-files.h"
+#include "fsio.h"
+#include "log.h"
+#include "tune.h"
+#include "util.h"
+
+#ifndef TUNE_VENDOR_DIR
+#define TUNE_VENDOR_DIR "/usr/lib/mglru-fg/tune.d"
+#endif
+
+#define MAIN_CONF "/etc/mglru-fg/tune.conf"
+
+/* Highest priority first: a basename found here hides it further down. */
+static const char *const conf_dirs[] = {
+	"/etc/mglru-fg/tune.d",
+	"/run/mglru-fg/tune.d",
+	TUNE_VENDOR_DIR,
+};
+
+struct entry {
+	char *base;
+	char *path;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->base, ((const struct entry *)b)->base);
+}
+
+bool conf_file_masked(const char *root, const char *logical)
+{
+	char real[PATH_MAX], target[16];
+	struct stat st;
+	ssize_t n;
+
+	if (path_join(root, logical, real, sizeof(real)) < 0 || lstat(real, &st) < 0)
+		return false;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(real, target, sizeof(target) - 1);
+		if (n == 9 && memcmp(target, "/dev/null", 9) == 0)
+			return true;
+	}
+	return stat(real, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+static bool wanted_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
+}
+
+static void add_dir(const char *root, const char *dir, struct entry **v, size_t *n, size_t *cap)
+{
+	char real[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (path_join(root, dir, real, sizeof(real)) < 0)
+		return;
+	d = opendir(real);
+	if (!d) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			log_warning("cannot read %s: %s", dir, strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		bool seen = false;
+		char path[PATH_MAX];
+
+		if (!wanted_name(de->d_name))
+			continue;
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = strcmp((*v)[i].base, de->d_name) == 0;
+		if (seen || (size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path))
+			continue;
+		*v = grow(*v, cap, *n, sizeof(**v));
+		(*v)[*n].base = xstrdup(de->d_name);
+		(*v)[*n].path = xstrdup(path);
+		(*n)++;
+	}
+	closedir(d);
+}
+
+int conf_files_list(const char *root, char ***out, size_t *n_out)
+{
+	struct entry *v = NULL;
+	size_t n = 0, cap = 0, k = 0;
+	char **paths;
+
+	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++)
+		add_dir(root, conf_dirs[i], &v, &n, &cap);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_entry);
+	paths = xcalloc(n + 2, sizeof(*paths));
+	if (path_exists(root, MAIN_CONF) && !conf_file_masked(root, MAIN_CONF))
+		paths[k++] = xstrdup(MAIN_CONF);
+	for (size_t i = 0; i < n; i++) {
+		if (!conf_file_masked(root, v[i].path))
+			paths[k++] = v[i].path;
+		else
+			free(v[i].path);
+		free(v[i].base);
+	}
+	free(v);
+	paths[k] = NULL;
+	*out = paths;
+	*n_out = k;
+	return 0;
+}
+
+void conf_files_free(char **paths)
+{
+	for (size_t i = 0; paths && paths[i]; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+static void diag(void *userdata, enum conf_diag level, const char *file, unsigned line,
+		 const char *msg)
+{
+	(void)userdata;
+	log_msg(level == CONF_ERROR ? LOG_ERR : LOG_WARNING, "%s:%u: %s", file, line, msg);
+}
+
+int tune_load_config(struct tune *t)
+{
+	char **paths;
+	size_t n;
+
+	conf_files_list(t->root, &paths, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct conf one;
+		char *buf;
+		size_t len;
+		int r, errors;
+
+		r = read_file(t->root, paths[i], CONF_FILE_MAX, &buf, &len);
+		if (r < 0) {
+			log_error("%s: cannot read: %s, nothing from this file is applied", paths[i],
+				  r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+			t->config_errors++;
+			continue;
+		}
+		conf_init(&one);
+		errors = conf_parse(&one, paths[i], buf, len, diag, NULL);
+		free(buf);
+		if (errors > 0) {
+			log_error("%s: %d error%s, nothing from this file is applied", paths[i],
+				  errors, errors == 1 ? "" : "s");
+			t->config_errors++;
+			conf_free(&one);
+			continue;
+		}
+		conf_merge(&t->conf, &one);
+	}
+	conf_files_free(paths);
+	return t->config_errors ? -1 : 0;
+}
+
+int tune_cat_config(struct tune *t)
+{
+	char **paths;
+	size_t n;
+	int ret = 0;
+
+	conf_files_list(t->root, &paths, &n);
+	if (n == 0)
+		log_notice("no configuration files");
+	for (size_t i = 0; i < n; i++) {
+		char *buf;
+		size_t len;
+		int r = read_file(t->root, paths[i], CONF_FILE_MAX, &buf, &len);
+
+		if (r < 0) {
+			runtime_error(t, "%s: cannot read: %s", paths[i], strerror(-r));
+			ret = -1;
+			continue;
+		}
+		printf("%s# %s\n", i ? "\n" : "", paths[i]);
+		fwrite(buf, 1, len, stdout);
+		if (len && buf[len - 1] != '\n')
+			putchar('\n');
+		free(buf);
+	}
+	conf_files_free(paths);
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The configuration search path; see mglru-fg-tune.conf(5) "FILES". */
+#ifndef MGLRU_FG_CONF_FILES_H
+#define MGLRU_FG_CONF_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The files to read, as logical paths in read order, NULL-terminated:
+ * /etc/mglru-fg/tune.conf, then the tune.d files by basename. */
+int conf_files_list(const char *root, char ***paths, size_t *n);
+void conf_files_free(char **paths);
+/* A symlink to /dev/null (or any character device) hides a file. */
+bool conf_file_masked(const char *root, const char *logical);
+
+#endif

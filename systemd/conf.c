@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "conf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum vtype { VT_POLICY, VT_DURATION, VT_SIZE, VT_OOM, VT_PERCENT, VT_SWAPPINESS };
+
+struct keydef {
+	const char *name;
+	enum conf_key key;
+	bool global;
+	enum vtype type;
+};
+
+static const struct keydef keydefs[] = {
+	{ "ExpectPolicy", KEY_EXPECT_POLICY, true, VT_POLICY },
+	{ "MinTTL", KEY_MIN_TTL, true, VT_DURATION },
+	{ "MemoryMin", KEY_MEMORY_MIN, false, VT_SIZE },
+	{ "MemoryLow", KEY_MEMORY_LOW, false, VT_SIZE },
+	{ "MemoryHigh", KEY_MEMORY_HIGH, false, VT_SIZE },
+	{ "MemoryMax", KEY_MEMORY_MAX, false, VT_SIZE },
+	{ "MemorySwapMax", KEY_MEMORY_SWAP_MAX, false, VT_SIZE },
+	{ "MemoryZSwapMax", KEY_MEMORY_ZSWAP_MAX, false, VT_SIZE },
+	{ "ManagedOOMMemoryPressure", KEY_OOM_PRESSURE, false, VT_OOM },
+	{ "ManagedOOMMemoryPressureLimit", KEY_OOM_PRESSURE_LIMIT, false, VT_PERCENT },
+	{ "ProactiveReclaim", KEY_PROACTIVE_RECLAIM, false, VT_SIZE },
+	{ "ReclaimSwappiness", KEY_RECLAIM_SWAPPINESS, false, VT_SWAPPINESS },
+	{ "ReclaimInterval", KEY_RECLAIM_INTERVAL, false, VT_DURATION },
+};
+
+static const char APPLY_WHEN[] = "ApplyWhenPolicy";
+
+const char *conf_key_name(enum conf_key k)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keydefs); i++)
+		if (keydefs[i].key == k)
+			return keydefs[i].name;
+	return "?";
+}
+
+bool conf_key_is_size(enum conf_key k)
+{
+	return k >= KEY_MEMORY_MIN && k <= KEY_MEMORY_ZSWAP_MAX;
+}
+
+void conf_init(struct conf *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static void section_free(struct conf_section *s)
+{
+	free(s->name);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+void conf_free(struct conf *c)
+{
+	section_free(&c->global);
+	for (size_t i = 0; i < c->n_slices; i++)
+		section_free(&c->slices[i]);
+	free(c->slices);
+	for (size_t i = 0; i < c->n_files; i++)
+		free(c->files[i]);
+	free(c->files);
+	conf_init(c);
+}
+
+static long find_slice(const struct conf *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_slices; i++)
+		if (strcmp(c->slices[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static size_t add_slice(struct conf *c, char *name, bool is_prefix)
+{
+	struct conf_section *s;
+
+	c->slices = grow(c->slices, &c->cap_slices, c->n_slices, sizeof(*c->slices));
+	s = &c->slices[c->n_slices];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->is_prefix = is_prefix;
+	return c->n_slices++;
+}
+
+static void add_assign(struct conf_section *s, const struct conf_assign *a)
+{
+	s->v = grow(s->v, &s->cap, s->n, sizeof(*s->v));
+	s->v[s->n++] = *a;
+}
+
+enum cur { SEC_NONE, SEC_GLOBAL, SEC_SLICE, SEC_IGNORED };
+
+struct parser {
+	struct conf *c;
+	const char *file;
+	conf_diag_fn diag;
+	void *userdata;
+	int errors;
+	unsigned line;
+	enum cur cur;
+	size_t slice;
+	/* ApplyWhenPolicy= covers its whole section block in this file,
+	 * wherever in the block it stands. */
+	size_t block_start;
+	unsigned block_mask;
+	bool block_mask_seen;
+};
+
+static void report(struct parser *p, enum conf_diag level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(struct parser *p, enum conf_diag level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (level == CONF_ERROR)
+		p->errors++;
+	if (p->diag)
+		p->diag(p->userdata, level, p->file, p->line, msg);
+}
+
+static struct conf_section *cur_section(struct parser *p)
+{
+	if (p->cur == SEC_GLOBAL)
+		return &p->c->global;
+	if (p->cur == SEC_SLICE)
+		return &p->c->slices[p->slice];
+	return NULL;
+}
+
+static void close_block(struct parser *p)
+{
+	struct conf_section *s = cur_section(p);
+
+	if (s && p->block_mask_seen)
+		for (size_t i = p->block_start; i < s->n; i++)
+			s->v[i].policy_mask = p->block_mask;
+	p->block_mask_seen = false;
+	p->block_mask = 0;
+}
+
+static void open_block(struct parser *p, enum cur cur, size_t slice)
+{
+	close_block(p);
+	p->cur = cur;
+	p->slice = slice;
+	p->block_start = cur_section(p) ? cur_section(p)->n : 0;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static char *trim(char *s)
+{
+	size_t n;
+
+	while (is_space(*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && is_space(s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+static void parse_header(struct parser *p, char *line)
+{
+	size_t n = strlen(line);
+	char *inner, *name;
+	bool is_prefix;
+	const char *why;
+	long idx;
+
+	if (n < 2 || line[n - 1] != ']') {
+		report(p, CONF_ERROR, "malformed section header, expected [Global] or [Slice NAME.slice]");
+		open_block(p, SEC_IGNORED, 0);
+		return;
+	}
+	line[n - 1] = '\0';
+	inner = trim(line + 1);
+	if (strcmp(inner, "Global") == 0) {
+		open_block(p, SEC_GLOBAL, 0);
+		return;
+	}
+	if (strncmp(inner, "Slice", 5) != 0 || (inner[5] && !is_space(inner[5]))) {
+		report(p, CONF_WARNING, "unknown section [%.64s], ignoring it", inner);
+		open_block(p, SEC_IGNORED, 0);
+		return;
+	}
+	name = trim(inner + 5);
+	if (!*name) {
+		report(p, CONF_ERROR, "[Slice] needs a slice name, e.g. [Slice system.slice]");
+		open_block(p, SEC_IGNORED, 0);
+		return;
+	}
+	if (!slice_name_valid(name, &is_prefix, &why)) {
+		report(p, CONF_ERROR, "invalid slice name '%.64s': %s", name, why);
+		open_block(p, SEC_IGNORED, 0);
+		return;
+	}
+	idx = find_slice(p->c, name);
+	if (idx < 0)
+		idx = (long)add_slice(p->c, xstrdup(name), is_prefix);
+	open_block(p, SEC_SLICE, (size_t)idx);
+}
+
+static int parse_value(const struct keydef *kd, const char *v, struct conf_value *out,
+		       const char **why)
+{
+	enum policy pol;
+	enum oom_mode oom;
+	uint32_t pm;
+	unsigned u;
+
+	switch (kd->type) {
+	case VT_POLICY:
+		if (parse_policy(v, &pol) < 0) {
+			*why = "unknown policy (use classic, mglru or fg)";
+			return -1;
+		}
+		out->num = pol;
+		return 0;
+	case VT_DURATION:
+		return parse_duration_ms(v, &out->num, why);
+	case VT_SIZE:
+		if (parse_size(v, &out->size, why) < 0)
+			return -1;
+		if (kd->key == KEY_PROACTIVE_RECLAIM && out->size.kind == SIZE_INFINITY) {
+			*why = "a reclaim amount cannot be infinity";
+			return -1;
+		}
+		return 0;
+	case VT_OOM:
+		if (parse_oom_mode(v, &oom) < 0) {
+			*why = "expected auto or kill";
+			return -1;
+		}
+		out->num = oom;
+		return 0;
+	case VT_PERCENT:
+		if (parse_percent(v, &pm, why) < 0)
+			return -1;
+		out->num = pm;
+		return 0;
+	case VT_SWAPPINESS:
+		if (parse_uint_range(v, 0, 200, &u, why) < 0) {
+			*why = "expected a whole number from 0 to 200";
+			return -1;
+		}
+		out->num = u;
+		return 0;
+	}
+	return -1;
+}
+
+static void parse_assignment(struct parser *p, char *line)
+{
+	char *eq = strchr(line, '='), *key, *val;
+	const struct keydef *kd = NULL;
+	struct conf_assign a;
+	struct conf_section *s;
+	const char *why = "invalid value";
+
+	if (!eq) {
+		report(p, CONF_ERROR, "expected KEY=VALUE, a [section] header or a comment");
+		return;
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (!*key) {
+		report(p, CONF_ERROR, "missing key name before '='");
+		return;
+	}
+	if (p->cur == SEC_IGNORED)
+		return;
+	if (p->cur == SEC_NONE) {
+		report(p, CONF_WARNING, "%.64s= outside of any section, ignoring it", key);
+		return;
+	}
+	s = cur_section(p);
+	if (strcmp(key, APPLY_WHEN) == 0) {
+		unsigned mask;
+
+		if (parse_policy_list(val, &mask, &why) < 0) {
+			report(p, CONF_ERROR, "%s=%.64s: %s", APPLY_WHEN, val, why);
+			return;
+		}
+		if (p->block_mask_seen)
+			report(p, CONF_WARNING, "%s= given twice in one section, the last one counts",
+			       APPLY_WHEN);
+		p->block_mask_seen = true;
+		p->block_mask = mask;
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keydefs); i++)
+		if (strcmp(keydefs[i].name, key) == 0)
+			kd = &keydefs[i];
+	if (!kd) {
+		report(p, CONF_WARNING, "unknown key %.64s=, ignoring it", key);
+		return;
+	}
+	if (kd->global != (p->cur == SEC_GLOBAL)) {
+		report(p, CONF_WARNING, "%s= belongs in %s, ignoring it", kd->name,
+		       kd->global ? "[Global]" : "a [Slice ...] section");
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.key = kd->key;
+	a.file = p->file;
+	a.line = p->line;
+	if (!*val)
+		a.val.reset = true;
+	else if (parse_value(kd, val, &a.val, &why) < 0) {
+		report(p, CONF_ERROR, "%s=%.64s: %s", kd->name, val, why);
+		return;
+	}
+	/* The root cgroup has no memory.min/low/high/max/swap files and
+	 * systemd-oomd does not manage it: such settings would be lost. */
+	if (p->cur == SEC_SLICE && slice_is_root(s->name) &&
+	    kd->key >= KEY_FIRST_DROPIN && kd->key <= KEY_LAST_DROPIN) {
+		report(p, CONF_WARNING, "%s= has no effect on -.slice, ignoring it", kd->name);
+		return;
+	}
+	add_assign(s, &a);
+}
+
+static void parse_line(struct parser *p, const char *start, size_t n)
+{
+	char *buf, *line;
+
+	if (memchr(start, '\0', n)) {
+		report(p, CONF_ERROR, "NUL byte in line");
+		return;
+	}
+	buf = xstrndup(start, n);
+	line = buf;
+	if (p->line == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		line += 3;
+	line = trim(line);
+	if (!*line || *line == '#' || *line == ';')
+		;
+	else if (*line == '[')
+		parse_header(p, line);
+	else
+		parse_assignment(p, line);
+	free(buf);
+}
+
+int conf_parse(struct conf *c, const char *file, const char *buf, size_t len,
+	       conf_diag_fn diag, void *userdata)
+{
+	struct parser p = { .c = c, .diag = diag, .userdata = userdata, .cur = SEC_NONE };
+	const char *pos = buf, *end = buf + len;
+
+	c->files = xrealloc(c->files, (c->n_files + 1) * sizeof(*c->files));
+	c->files[c->n_files] = xstrdup(file);
+	p.file = c->files[c->n_files++];
+
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		const char *le = nl ? nl : end;
+
+		p.line++;
+		parse_line(&p, pos, (size_t)(le - pos));
+		pos = nl ? nl + 1 : end;
+	}
+	close_block(&p);
+	return p.errors;
+}
+
+static void append_section(struct conf_section *dst, const struct conf_section *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		add_assign(dst, &src->v[i]);
+}
+
+void conf_merge(struct conf *dst, struct conf *src)
+{
+	append_section(&dst->global, &src->global);
+	for (size_t i = 0; i < src->n_slices; i++) {
+		struct conf_section *s = &src->slices[i];
+		long idx = find_slice(dst, s->name);
+
+		if (idx < 0) {
+			idx = (long)add_slice(dst, s->name, s->is_prefix);
+			s->name = NULL;
+		}
+		append_section(&dst->slices[idx], s);
+	}
+	dst->files = xrealloc(dst->files, (dst->n_files + src->n_files) * sizeof(*dst->files));
+	memcpy(dst->files + dst->n_files, src->files, src->n_files * sizeof(*src->files));
+	dst->n_files += src->n_files;
+	src->n_files = 0;
+	conf_free(src);
+}
+
+static void resolve_section(const struct conf_section *s, enum policy policy,
+			    struct conf_resolved *r)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct conf_assign *a = &s->v[i];
+
+		if (a->policy_mask && !(a->policy_mask & POLICY_MASK(policy)))
+			continue;
+		r->set[a->key] = !a->val.reset;
+		r->val[a->key] = a->val;
+		r->file[a->key] = a->file;
+		r->line[a->key] = a->line;
+	}
+}
+
+void conf_resolve_global(const struct conf *c, enum policy policy, struct conf_resolved *r)
+{
+	memset(r, 0, sizeof(*r));
+	resolve_section(&c->global, policy, r);
+}
+
+bool conf_prefix_matches(const struct conf_section *s, const char *name)
+{
+	size_t plen;
+
+	if (!s->is_prefix)
+		return false;
+	plen = slice_prefix_len(s->name);
+	return strncmp(name, s->name, plen) == 0 && strlen(name) > plen + 6;
+}
+
+void conf_resolve_slice(const struct conf *c, const char *name, enum policy policy,
+			struct conf_resolved *r)
+{
+	size_t *order = xcalloc(c->n_slices, sizeof(*order)), n = 0;
+	long exact = find_slice(c, name);
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < c->n_slices; i++) {
+		size_t j;
+
+		if ((long)i == exact || !conf_prefix_matches(&c->slices[i], name))
+			continue;
+		/* shorter prefix = less specific = applied first */
+		for (j = n; j > 0 && strlen(c->slices[order[j - 1]].name) >
+				     strlen(c->slices[i].name); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		resolve_section(&c->slices[order[i]], policy, r);
+	if (exact >= 0)
+		resolve_section(&c->slices[exact], policy, r);
+	free(order);
+}
+
+long conf_section_for(const struct conf *c, const char *name)
+{
+	long best = find_slice(c, name);
+	size_t best_len = 0;
+
+	if (best >= 0)
+		return best;
+	for (size_t i = 0; i < c->n_slices; i++) {
+		size_t len = strlen(c->slices[i].name);
+
+		if (conf_prefix_matches(&c->slices[i], name) && len > best_len) {
+			best = (long)i;
+			best_len = len;
+		}
+	}
+	return best;
+}

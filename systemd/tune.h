@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The state one run of mglru-fg-tune shares between its commands. */
+#ifndef MGLRU_FG_TUNE_H
+#define MGLRU_FG_TUNE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conf.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_CONFIG 2
+#define EXIT_NOT_APPLICABLE 77
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+#define LRU_GEN_DIR "/sys/kernel/mm/lru_gen"
+#define DROPIN_DIR "/run/systemd/system"
+#define DROPIN_NAME "50-mglru-fg-tune.conf"
+#define STATE_DIR "/run/mglru-fg"
+#define RELOAD_PENDING STATE_DIR "/reload-pending"
+
+enum mode { MODE_APPLY, MODE_DRY_RUN, MODE_CHECK };
+
+struct tune {
+	const char *root;	/* "" without --root */
+	bool has_root;
+	enum mode mode;
+	bool no_reload;
+	enum policy policy;
+	char enabled[32];	/* as the kernel shows it, or "" */
+	uint64_t mem_total;	/* bytes; 0 until read */
+	unsigned long page_size;
+	struct conf conf;
+	unsigned config_errors;	/* files with errors */
+	unsigned runtime_errors;
+};
+
+/* A slice cgroup the configuration applies to. */
+struct target {
+	long section;		/* index into conf.slices */
+	const char *slice;	/* unit name */
+	char cgroup[PATH_MAX];	/* logical path of its directory */
+	bool exists;
+};
+typedef void (*target_fn)(struct tune *t, const struct target *tg, void *userdata);
+
+/* system.c */
+int tune_applicable(struct tune *t);
+int tune_read_policy(struct tune *t);
+int tune_mem_total(struct tune *t, uint64_t *bytes);
+/* Resolves a size setting to bytes (percentages need MemTotal). */
+int tune_size_bytes(struct tune *t, const struct size_spec *s, uint64_t *bytes);
+int tune_systemctl(struct tune *t, const char *verb);
+/* Exact sections in order, each with its cgroup (exists or not); prefix
+ * sections with every existing cgroup they decide (see
+ * conf_section_for()); the root slice as the cgroup root. */
+void tune_for_each_target(struct tune *t, target_fn fn, void *userdata);
+int slice_cgroup_dir(const char *slice, char *buf, size_t n);
+void runtime_error(struct tune *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct cgroup_file {
+	enum conf_key key;
+	const char *name;
+};
+extern const struct cgroup_file cgroup_files[6];
+
+/* conf-files.c */
+int tune_load_config(struct tune *t);
+int tune_cat_config(struct tune *t);
+
+/* apply.c: apply, --dry-run and --check */
+int cmd_apply(struct tune *t);
+/* status.c */
+int cmd_status(struct tune *t);
+/* reclaim.c */
+int cmd_reclaim(struct tune *t);
+
+/* mglru-fg-tune.c */
+int tune_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef TUNE_TESTS_H
+#define TUNE_TESTS_H
+
+void tests_values(void);
+void tests_conf(void);
+void tests_cli(void);
+
+#endif

@@ -60,6 +60,9 @@ for a in $(arches); do
 	[ "$a" = "$HOST_ARCH" ] && continue
 	if [ -n "$all" ]; then
 		tap_run "kernel: $a virt image builds" "$TOP/scripts/build-kernel" "$a" virt
+		[ "$a" = arm64 ] || continue
+		tap_run "deb: dpkg-buildpackage -a$a cross-builds" "$TOP/scripts/pkg-deb" "$a" virt
+		tap_run "rpm: rpmbuild --target cross-builds for $a" "$TOP/scripts/pkg-rpm" "$a" virt
 	else
 		# shellcheck disable=SC2046
 		tap_run "kernel: $a virt compiles mm/ and the series' files" \

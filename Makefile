@@ -15,7 +15,7 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all deb rpm packages \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress deb rpm packages \
 	check check-all clean help
 
 all: packages
@@ -34,6 +34,7 @@ help:
 	@echo "make smoke           boot ARCH under POLICY in QEMU with the pressure suite"
 	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
+	@echo "make stress          toggle the policy under memory pressure (ARCH)"
 
 deps:
 	scripts/deps build cross qemu smoke pkg tune
@@ -71,6 +72,12 @@ smoke: deps
 smoke-all: deps
 	for a in $(ARCHES); do scripts/build-kernel $$a virt >/dev/null || exit 1; done
 	tests/smoke/run "$(ARCHES)" "$(POLICIES)"
+
+# The run-time policy toggle under memory pressure (mglru-fg-test's stress
+# suite), booted under classic and mglru. Not part of check: see README.
+stress: deps
+	scripts/build-kernel $(ARCH) virt >/dev/null
+	SMOKE_SUITE=stress tests/smoke/run $(ARCH) "classic mglru"
 
 check:
 	tests/check.sh

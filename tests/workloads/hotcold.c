@@ -34,14 +34,6 @@ static void usage(FILE *f)
 static unsigned long seed = 5, bad;
 static uint64_t rng;
 
-static uint64_t next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static void create(const char *path, unsigned long blocks, unsigned long file)
 {
 	static uint64_t buf[WL_WORDS];
@@ -92,16 +84,6 @@ static int read_block(int fd, unsigned long file, unsigned long block, int probe
 	}
 	check(buf, file, block);
 	return miss;
-}
-
-static void shuffle(unsigned long *order, unsigned long n)
-{
-	for (unsigned long i = n - 1; i > 0; i--) {
-		unsigned long j = next_rand() % (i + 1), t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
 }
 
 int main(int argc, char **argv)
@@ -167,14 +149,14 @@ int main(int argc, char **argv)
 		order[i] = i;
 
 	for (unsigned long p = 0; p < warm; p++) {
-		shuffle(order, hb);
+		wl_shuffle(order, hb, &rng);
 		for (unsigned long i = 0; i < hb; i++)
 			read_block(hfd, 0, order[i], 0);
 	}
 	for (unsigned long r = 0; r < rounds; r++) {
 		unsigned long cend = cb * (r + 1) / rounds;
 
-		shuffle(order, hb);
+		wl_shuffle(order, hb, &rng);
 		for (unsigned long i = 0; i < hb; i++) {
 			misses += read_block(hfd, 0, order[i], 1);
 			reads++;

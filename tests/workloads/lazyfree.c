@@ -37,14 +37,6 @@ static void usage(FILE *f)
 		"intact, 1 mismatch or runtime error, 2 usage.\n");
 }
 
-static uint64_t next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static int hot_file(const char *dir, unsigned long blocks)
 {
 	static uint64_t buf[WL_WORDS];
@@ -79,12 +71,7 @@ static void read_hot(int fd, unsigned long *order, unsigned long blocks, int pro
 	static uint64_t buf[WL_WORDS];
 	struct iovec iov = { buf, WL_PAGE };
 
-	for (unsigned long i = blocks - 1; i > 0; i--) {
-		unsigned long j = next_rand() % (i + 1), t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
+	wl_shuffle(order, blocks, &rng);
 	for (unsigned long i = 0; i < blocks; i++) {
 		unsigned long b = order[i];
 		ssize_t n = -1;

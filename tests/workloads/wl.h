@@ -94,4 +94,24 @@ static inline long wl_check(const uint64_t *p, uint64_t seed, uint64_t block)
 	return -1;
 }
 
+/* xorshift64: a reproducible order from --seed, not cryptography */
+static inline uint64_t wl_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+/* a new random order of @n block numbers (Fisher-Yates) */
+static inline void wl_shuffle(unsigned long *order, unsigned long n, uint64_t *state)
+{
+	for (unsigned long i = n - 1; i > 0; i--) {
+		unsigned long j = wl_rand(state) % (i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
 #endif

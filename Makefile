@@ -82,7 +82,8 @@ stress: deps
 	SMOKE_SUITE=stress tests/smoke/run $(ARCH) "classic mglru"
 
 # The A/B of the FG series: hot-cold and fio zipf under each policy, judged
-# side by side. About 15 minutes under TCG; not part of check.
+# side by side. 35 minutes here under TCG, with builds running beside it;
+# not part of check.
 fg-check: deps
 	scripts/build-kernel $(ARCH) virt >/dev/null
 	tests/smoke/compare $(ARCH)

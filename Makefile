@@ -2,7 +2,8 @@
 # Targets are thin: the work is in scripts/ and tests/, shared by every
 # caller (this Makefile, SPECS/, debian/rules, CI).
 
-ARCH     ?= $(shell uname -m | sed 's/aarch64/arm64/')
+HOST_ARCH := $(shell uname -m | sed 's/aarch64/arm64/')
+ARCH     ?= $(HOST_ARCH)
 ARCHES   ?= x86_64 arm64 riscv64
 FLAVOUR  ?= virt
 POLICY   ?= fg
@@ -15,7 +16,8 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress fg-check check-series deb rpm packages \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress soak kselftest-compare fg-check \
+	check-series deb rpm packages \
 	check check-all clean help
 
 all: packages
@@ -34,7 +36,9 @@ help:
 	@echo "make smoke           boot ARCH under POLICY in QEMU with the pressure suite"
 	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
-	@echo "make stress          toggle the policy under memory pressure (ARCH)"
+	@echo "make stress          debug kernel, each policy: 100 policy toggles, all access paths (ARCH)"
+	@echo "make soak            debug kernels looping the pressure suite (SOAK=x86_64:30 ...)"
+	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH)"
 
@@ -75,11 +79,28 @@ smoke-all: deps
 	for a in $(ARCHES); do scripts/build-kernel $$a virt >/dev/null || exit 1; done
 	tests/smoke/run "$(ARCHES)" "$(POLICIES)"
 
-# The run-time policy toggle under memory pressure (mglru-fg-test's stress
-# suite), booted under classic and mglru. Not part of check: see README.
+# mglru-fg-test's stress suite on the debug flavour under each policy: 100
+# classic <-> mglru toggles under three working memcgs, and every access
+# path at once for STRESS_SECONDS. Not part of check (check boots a
+# 2-minute slice of it on virt): see README.
+STRESS_SECONDS ?= 600
 stress: deps
-	scripts/build-kernel $(ARCH) virt >/dev/null
-	SMOKE_SUITE=stress tests/smoke/run $(ARCH) "classic mglru"
+	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] && \
+		KERNEL=$$k SMOKE_TAG=stress SMOKE_SUITE=stress SMOKE_OPTS=--seconds,$(STRESS_SECONDS) \
+		SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run $(ARCH) "classic mglru fg"
+
+# The debug flavour soaked under pressure: SOAK is a list of
+# ARCH:MINUTES[:POLICY,...]. Hours of TCG; not part of check.
+SOAK ?= x86_64:30 arm64:10:fg riscv64:10:fg
+soak: deps
+	for s in $(SOAK); do scripts/build-kernel $${s%%:*} debug >/dev/null || exit 1; done
+	tests/smoke/soak $(SOAK)
+
+# The upstream mm and cgroup kselftests on Debian's stock 6.12 and on ours
+# under each policy (host arch); about an hour per kernel under TCG.
+kselftest-compare: deps
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/smoke/kselftest-compare
 
 # The A/B of the FG series: hot-cold and fio zipf under each policy, judged
 # side by side. 35 minutes here under TCG, with builds running beside it;

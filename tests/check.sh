@@ -36,6 +36,10 @@ tap_run "kunit: the series' suites pass under UML" "$TOP/scripts/kunit"
 for p in classic mglru fg 1 bogus default; do
 	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" "$p"
 done
+# A 2-minute slice of make stress on virt: 10 classic <-> mglru toggles
+# under three working memcgs, then every access path at once for 30 s.
+SMOKE_TAG=stress-slice SMOKE_SUITE=stress SMOKE_OPTS=--seconds,30,--toggles,10 \
+	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" mglru
 # The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
 tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke

@@ -16,7 +16,7 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress soak kselftest-compare fg-check \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress soak kselftest-compare fg-check bench bench-quick \
 	check-series deb rpm packages \
 	check check-all clean help
 
@@ -40,6 +40,8 @@ help:
 	@echo "make soak            debug kernels looping the pressure suite (SOAK=x86_64:30 ...)"
 	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
+	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
+	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH)"
 
 deps:
@@ -108,6 +110,19 @@ kselftest-compare: deps
 fg-check: deps
 	scripts/build-kernel $(ARCH) virt >/dev/null
 	tests/smoke/compare $(ARCH)
+
+# classic vs mglru vs fg vs Debian's stock kernel on W1-W6, into
+# build/bench/DATE-TIME (results.csv, results.md, plots); BENCH_OPTS= more
+# options of tests/bench/bench. Not part of check.
+bench: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench $(BENCH_OPTS)
+
+bench-quick: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --quick $(BENCH_OPTS)
 
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.

@@ -41,6 +41,11 @@ done
 SMOKE_TAG=stress-slice SMOKE_SUITE=stress SMOKE_OPTS=--seconds,30,--toggles,10 \
 	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" mglru
 # The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
+# The benchmark's yardstick against the reference values.
+zipf_limits() {
+	gcc -O2 -Wall -Werror -o "$BUILD/zipf-limits" "$TOP/tests/bench/zipf-limits.c" -lm && "$BUILD/zipf-limits" --check
+}
+tap_run "bench: zipf-limits reproduces the ideal and Che-LRU reference table" zipf_limits
 tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
 

@@ -11,10 +11,13 @@ rm -rf "$TAP_LOGDIR"
 all=
 case ${1:-} in '') ;; --all) all=1 ;; *) echo "usage: ${0##*/} [--all]" >&2; exit 2 ;; esac
 
-# The series' own source files, so cross compiles cover all it touches.
-touched_objects() {
+# The directories outside mm/ whose C files the series touches. Directory
+# targets only: mixing them with single .o targets puts kbuild in
+# single-target mode, where mm/modules.order wants mm/damon's and fails.
+touched_dirs() {
 	git -C "$BUILD/linux" diff --name-only base..HEAD -- '*.c' 2>/dev/null |
-		grep -v '^tools/\|^scripts/\|^samples/\|^Documentation/' | sed 's/\.c$/.o/'
+		grep -v '^mm/\|^tools/\|^scripts/\|^samples/\|^Documentation/' |
+		sed 's,[^/]*$,,' | sort -u
 }
 
 tap_run "deps: build, cross, qemu, smoke and pkg packages present" "$TOP/scripts/deps" build cross qemu smoke pkg tune
@@ -75,7 +78,7 @@ for a in $(arches); do
 	else
 		# shellcheck disable=SC2046
 		tap_run "kernel: $a virt compiles mm/ and the series' files" \
-			"$TOP/scripts/build-kernel" "$a" virt mm/ $(touched_objects)
+			"$TOP/scripts/build-kernel" "$a" virt mm/ $(touched_dirs)
 	fi
 done
 

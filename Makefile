@@ -42,7 +42,7 @@ help:
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
 	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round"
-	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH)"
+	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH, SINCE=N)"
 
 deps:
 	scripts/deps build cross qemu smoke pkg tune
@@ -127,7 +127,7 @@ bench-quick: deps
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.
 check-series: deps
-	tests/build/check-series $(ARCH)
+	SINCE=$(SINCE) tests/build/check-series $(ARCH)
 
 check:
 	tests/check.sh

@@ -17,7 +17,7 @@ export JOBS KERNEL KMODDIR
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress soak kselftest-compare fg-check bench bench-quick \
-	check-series deb rpm packages \
+	memcg-check check-series deb rpm packages \
 	check check-all clean help
 
 all: packages
@@ -42,6 +42,7 @@ help:
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
 	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round"
+	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH, SINCE=N)"
 
 deps:
@@ -123,6 +124,14 @@ bench-quick: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
 	tests/bench/bench --quick $(BENCH_OPTS)
+
+# Global reclaim over many memcgs (W5: 16 memcgs, no limits) on Debian's
+# stock 6.12 and on ours under mglru and fg, 3 rounds: the spread of
+# pgsteal over the memcgs and the work done. About 25 minutes.
+memcg-check: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 $(BENCH_OPTS)
 
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.

@@ -2,8 +2,8 @@
 /*
  * lazyfree: MADV_FREE'd memory must go before the page cache a program
  * still uses. A hot file is read at random every round; in between, the
- * program maps anonymous memory, writes it twice with a page-out in
- * between (so it looks used), MADV_FREEs it and moves on. Each hot read
+ * program maps anonymous memory, writes it, uses it twice through the
+ * kernel (so it looks used), MADV_FREEs it and moves on. Each hot read
  * first asks the page cache alone (RWF_NOWAIT): a hot read it cannot serve
  * is a refault of the hot set, which a kernel that keeps lazyfree folios
  * warm causes.
@@ -27,11 +27,13 @@ static uint64_t rng;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lazyfree --dir DIR --hot SIZE --anon SIZE [--rounds N] [--seed N]\n"
+		"usage: lazyfree --dir DIR --hot SIZE --anon SIZE [--rounds N] [--touch N]\n"
+		"                [--seed N]\n"
 		"  --dir DIR     where the hot file lives (a disk file system)\n"
 		"  --hot SIZE    the hot file, read at random every round (K, M, G)\n"
-		"  --anon SIZE   anonymous memory written twice and MADV_FREEd per round\n"
+		"  --anon SIZE   anonymous memory written, used and MADV_FREEd per round\n"
 		"  --rounds N    rounds (default 8)\n"
+		"  --touch N     kernel accesses (/proc/self/mem) before MADV_FREE (default 2)\n"
 		"  --seed N      pattern seed (default 3)\n"
 		"Prints hot_reads, hot_misses and the lazyfree page fates. Exit: 0 data\n"
 		"intact, 1 mismatch or runtime error, 2 usage.\n");
@@ -99,12 +101,30 @@ static int all_zero(const uint64_t *p)
 }
 
 /*
- * One round of anon: write, page out, write again, MADV_FREE, rewrite
- * every eighth page. The second write is a swap-in refault, which is how
- * anonymous memory under pressure comes to carry PG_workingset and a full
- * LRU refs count: the state a lazyfree folio must not keep. Without swap
- * the page-out fails and both writes hit resident memory.
+ * One round of anon, a chunk at a time: write it, use it --touch times
+ * through the kernel (a read of /proc/self/mem, which takes the pages
+ * with FOLL_TOUCH as I/O through get_user_pages() does), MADV_FREE it; then
+ * rewrite every eighth page of the round. Under the multi-gen LRU each
+ * kernel access counts as a use, so the folio carries PG_referenced,
+ * PG_workingset and LRU refs by then: the state a lazyfree folio must
+ * not keep. Page-table accesses alone would not do it on 6.12, and a
+ * swap-in refault does it only while its generation is still the oldest,
+ * which this churn never leaves it (every chunk is freed at once).
  */
+#define LAZY_CHUNK 64
+
+static unsigned long touches = 2;
+
+static int self_mem = -1;
+
+static void touch_chunk(uint64_t *chunk, unsigned long n)
+{
+	static uint64_t buf[LAZY_CHUNK * WL_WORDS];
+
+	if (pread(self_mem, buf, n * WL_PAGE, (off_t)(uintptr_t)chunk) != (ssize_t)(n * WL_PAGE))
+		wl_die(1, "read /proc/self/mem: %s", strerror(errno));
+}
+
 static uint64_t *lazy_round(unsigned long pages, unsigned long round)
 {
 	uint64_t *a = mmap(NULL, pages * WL_PAGE, PROT_READ | PROT_WRITE,
@@ -112,14 +132,17 @@ static uint64_t *lazy_round(unsigned long pages, unsigned long round)
 
 	if (a == MAP_FAILED)
 		wl_die(1, "mmap: %s", strerror(errno));
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned long p = 0; p < pages; p++)
+	for (unsigned long c = 0; c < pages; c += LAZY_CHUNK) {
+		unsigned long n = pages - c < LAZY_CHUNK ? pages - c : LAZY_CHUNK;
+		uint64_t *chunk = a + c * WL_WORDS;
+
+		for (unsigned long p = c; p < c + n; p++)
 			wl_fill(a + p * WL_WORDS, seed + 100 + round, p);
-		if (!pass && madvise(a, pages * WL_PAGE, MADV_PAGEOUT) && errno != EINVAL)
-			wl_die(1, "madvise(MADV_PAGEOUT): %s", strerror(errno));
+		for (unsigned long t = 0; t < touches; t++)
+			touch_chunk(chunk, n);
+		if (madvise(chunk, n * WL_PAGE, MADV_FREE))
+			wl_die(1, "madvise(MADV_FREE): %s", strerror(errno));
 	}
-	if (madvise(a, pages * WL_PAGE, MADV_FREE))
-		wl_die(1, "madvise(MADV_FREE): %s", strerror(errno));
 	for (unsigned long p = 0; p < pages; p += 8)
 		wl_fill(a + p * WL_WORDS, seed + 200 + round, p);
 	return a;
@@ -153,6 +176,7 @@ int main(int argc, char **argv)
 		{ "hot", required_argument, NULL, 'h' },
 		{ "anon", required_argument, NULL, 'a' },
 		{ "rounds", required_argument, NULL, 'r' },
+		{ "touch", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
@@ -170,6 +194,7 @@ int main(int argc, char **argv)
 		case 'h': hot = wl_size("--hot", optarg); break;
 		case 'a': anon = wl_size("--anon", optarg); break;
 		case 'r': rounds = wl_num("--rounds", optarg, 1000); break;
+		case 't': touches = wl_num("--touch", optarg, 100); break;
 		case 's': seed = wl_num("--seed", optarg, 1UL << 40); break;
 		case 'H': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -186,6 +211,9 @@ int main(int argc, char **argv)
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		wl_die(1, "mkdir %s: %s", dir, strerror(errno));
 	fd = hot_file(dir, hb);
+	self_mem = open("/proc/self/mem", O_RDONLY);
+	if (self_mem < 0)
+		wl_die(1, "open /proc/self/mem: %s", strerror(errno));
 	order = malloc(hb * sizeof(*order));
 	if (!order)
 		wl_die(1, "out of memory");
@@ -207,6 +235,7 @@ int main(int argc, char **argv)
 	lazy_check(prev, ap, rounds - 1);
 	free(order);
 	close(fd);
+	close(self_mem);
 	printf("hot_reads=%lu hot_misses=%lu hot_miss_ratio=%.4f lazyfree_freed=%lu lazyfree_kept=%lu mismatches=%lu\n",
 	       hot_reads, hot_misses, hot_reads ? (double)hot_misses / hot_reads : 0.0,
 	       freed_pages, kept_pages, bad);

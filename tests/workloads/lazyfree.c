@@ -105,9 +105,9 @@ static int all_zero(const uint64_t *p)
  * through the kernel (a read of /proc/self/mem, which takes the pages
  * with FOLL_TOUCH as I/O through get_user_pages() does), MADV_FREE it; then
  * rewrite every eighth page of the round. Under the multi-gen LRU each
- * kernel access counts as a use, so the folio carries PG_referenced,
- * PG_workingset and LRU refs by then: the state a lazyfree folio must
- * not keep. Page-table accesses alone would not do it on 6.12, and a
+ * kernel access counts as a use: two leave PG_referenced and
+ * PG_workingset set, more add LRU refs (under fg, an access count). That
+ * is the state a lazyfree folio must not keep. Page-table accesses alone would not do it on 6.12, and a
  * swap-in refault does it only while its generation is still the oldest,
  * which this churn never leaves it (every chunk is freed at once).
  */

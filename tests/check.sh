@@ -51,6 +51,8 @@ zipf_limits() {
 tap_run "bench: zipf-limits reproduces the ideal and Che-LRU reference table" zipf_limits
 tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
+# The test runner's cleanup, lock and option checks, on the host against fakes.
+tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"
 
 # Packages for the host arch, linted, installed into a Debian image and
 # booted; the kernel inside comes from ccache after the build above.

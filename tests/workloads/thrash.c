@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thrash: a working set larger than its memcg, read uniformly at random.
+ * Nearly every read past the first pass is a refault of a page evicted
+ * moments ago, which is what workingset_activate_*, workingset_restore_*
+ * and PSI's memory stall are there to report. --mode read uses pread()
+ * (refaults in read(), through the page cache), --mode mmap touches the
+ * pages through a shared mapping (refaults in page faults). --mode prepare
+ * only writes the file, so that a caller can write it outside the memcg
+ * and drop it from the cache: the first read of a block is then a plain
+ * miss, not the refault of a page the write pushed out. Every block read
+ * is verified.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <getopt.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "wl.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: thrash --dir DIR --size SIZE [--reads N] [--mode read|mmap|prepare] [--seed N]\n"
+		"  --dir DIR     where the file lives (a disk file system; created if missing)\n"
+		"  --size SIZE   the file, read at random (K, M, G); written unless it has that size\n"
+		"  --reads N     blocks read (required unless --mode prepare)\n"
+		"  --mode        read: pread(); mmap: a shared mapping; prepare: only write the\n"
+		"                file (default read)\n"
+		"  --seed N      pattern and order seed (default 11)\n"
+		"Prints reads. Exit: 0 data intact, 1 mismatch or runtime error, 2 usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "reads", required_argument, NULL, 'n' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static uint64_t buf[WL_WORDS];
+	unsigned long long size = 0;
+	unsigned long seed = 11, reads = 0, blocks, bad = 0;
+	const char *dir = NULL, *mode = "read";
+	uint64_t rng;
+	char path[4096];
+	char *map = NULL;
+	struct stat st;
+	int c, fd;
+
+	wl_prog = "thrash";
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 'z': size = wl_size("--size", optarg); break;
+		case 'n': reads = wl_num("--reads", optarg, 1UL << 40); break;
+		case 'm': mode = optarg; break;
+		case 's': seed = wl_num("--seed", optarg, 1UL << 40); break;
+		case 'H': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc || !dir || size < WL_PAGE ||
+	    (strcmp(mode, "read") && strcmp(mode, "mmap") && strcmp(mode, "prepare")) ||
+	    (!reads && strcmp(mode, "prepare"))) {
+		fprintf(stderr, "thrash: --dir and --size (4K or more) are required, --reads too except with --mode prepare; --mode is read, mmap or prepare\n");
+		usage(stderr);
+		return 2;
+	}
+	blocks = size / WL_PAGE;
+	rng = seed * 0x9e3779b97f4a7c15ULL | 1;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		wl_die(1, "mkdir %s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/thrash-%lu", dir, seed);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (fd < 0 || fstat(fd, &st))
+		wl_die(1, "open %s: %s", path, strerror(errno));
+	if ((unsigned long long)st.st_size != blocks * WL_PAGE) {
+		if (ftruncate(fd, 0))
+			wl_die(1, "truncate %s: %s", path, strerror(errno));
+		for (unsigned long b = 0; b < blocks; b++) {
+			wl_fill(buf, seed, b);
+			if (write(fd, buf, WL_PAGE) != (ssize_t)WL_PAGE)
+				wl_die(1, "write %s: %s", path, strerror(errno));
+		}
+		if (fsync(fd))
+			wl_die(1, "fsync %s: %s", path, strerror(errno));
+	}
+	if (!strcmp(mode, "prepare"))
+		return close(fd) ? 1 : 0;
+	/* uniform random reads: readahead would only blur the refaults */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	if (!strcmp(mode, "mmap")) {
+		/*
+		 * No MADV_RANDOM: VM_RAND_READ keeps the multi-gen LRU from
+		 * treating these faults as faults (lru_gen_enter_fault()),
+		 * and what a fault refault reports is the point here.
+		 */
+		map = mmap(NULL, blocks * WL_PAGE, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			wl_die(1, "mmap: %s", strerror(errno));
+	}
+
+	for (unsigned long i = 0; i < reads; i++) {
+		unsigned long b = wl_rand(&rng) % blocks;
+		const uint64_t *p = buf;
+
+		if (map) {
+			p = (const uint64_t *)(map + b * WL_PAGE);
+		} else if (pread(fd, buf, WL_PAGE, b * WL_PAGE) != (ssize_t)WL_PAGE) {
+			wl_die(1, "read block %lu: %s", b, strerror(errno));
+		}
+		if (wl_check(p, seed, b) >= 0 && bad++ < 10)
+			fprintf(stderr, "thrash: mismatch in block %lu\n", b);
+	}
+	printf("reads %lu\n", reads);
+	if (bad)
+		fprintf(stderr, "thrash: %lu blocks did not verify\n", bad);
+	return bad ? 1 : 0;
+}

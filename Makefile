@@ -16,7 +16,7 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress soak kselftest-compare fg-check bench bench-quick \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan soak kselftest-compare fg-check bench bench-quick \
 	memcg-check check-series deb rpm packages \
 	check check-all clean help
 
@@ -31,12 +31,13 @@ help:
 	@echo "make tree            build/linux: base + patches/series, one commit each"
 	@echo "make export          regenerate patches/ from build/linux"
 	@echo "make config          assemble build/ARCH-FLAVOUR/.config"
-	@echo "make kernel          build ARCH=x86_64|arm64|riscv64 FLAVOUR=virt|debug|generic"
+	@echo "make kernel          build ARCH=x86_64|arm64|riscv64 FLAVOUR=virt|debug|kcsan|generic"
 	@echo "make kunit           the series' KUnit suites under UML"
 	@echo "make smoke           boot ARCH under POLICY in QEMU with the pressure suite"
 	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
 	@echo "make stress          debug kernel, each policy: 100 policy toggles, all access paths (ARCH)"
+	@echo "make kcsan           kcsan kernel (x86_64), fg and mglru: the stress suite under the race detector"
 	@echo "make soak            debug kernels looping the pressure suite (SOAK=x86_64:30 ...)"
 	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
@@ -91,6 +92,17 @@ stress: deps
 	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] && \
 		KERNEL=$$k SMOKE_TAG=stress SMOKE_SUITE=stress SMOKE_OPTS=--seconds,$(STRESS_SECONDS) \
 		SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run $(ARCH) "classic mglru fg"
+
+# The race detector on the lockless FG paths: the kcsan flavour (x86_64;
+# KCSAN excludes KASAN) boots the stress suite under fg on KCSAN_SMP
+# vCPUs. A KCSAN report in the series' code fails unless
+# config/kcsan-allow gives its reason (tests/smoke/kcsan-judge).
+KCSAN_SMP ?= 2
+kcsan: deps
+	k=$$(scripts/build-kernel x86_64 kcsan | tail -n1) && [ -f "$$k" ] && \
+		KERNEL=$$k SMOKE_TAG=kcsan SMOKE_SUITE=stress SMOKE_SMP=$(KCSAN_SMP) \
+		SMOKE_OPTS=--seconds,$(STRESS_SECONDS),--toggles,20 \
+		SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run x86_64 "fg mglru"
 
 # The debug flavour soaked under pressure: SOAK is a list of
 # ARCH:MINUTES[:POLICY,...]. Hours of TCG; not part of check.

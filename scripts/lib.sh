@@ -37,7 +37,7 @@ arch_load() {
 	if [ "$A_ARCH" = "$HOST_ARCH" ]; then A_CROSS=; else A_CROSS=$A_TRIPLET-; fi
 }
 
-flavours() { echo virt debug generic; }
+flavours() { echo virt debug kcsan generic; }
 flavour_check() {
 	case " $(flavours) " in *" $1 "*) ;; *) die "unknown FLAVOUR '$1' (choose one of: $(flavours))" ;; esac
 }

@@ -29,6 +29,7 @@ for a in $(arches); do
 		tap_run "config: $a $f assembles with every requested symbol" "$TOP/tests/build/config" "$a-$f"
 	done
 done
+tap_run "config: x86_64 kcsan assembles with every requested symbol" "$TOP/tests/build/config" x86_64-kcsan
 tap_run "config: an unknown symbol fails, named" "$TOP/tests/build/config" bogus
 tap_run "config: an unmet dependency fails, named" "$TOP/tests/build/config" unmet
 

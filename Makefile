@@ -89,9 +89,11 @@ smoke-all: deps
 # 2-minute slice of it on virt): see README.
 STRESS_SECONDS ?= 600
 stress: deps
-	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] && \
-		KERNEL=$$k SMOKE_TAG=stress SMOKE_SUITE=stress SMOKE_OPTS=--seconds,$(STRESS_SECONDS) \
-		SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run $(ARCH) "classic mglru fg"
+	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] || exit 1; \
+		rc=0; for s in stress charge; do \
+			KERNEL=$$k SMOKE_TAG=$$s SMOKE_SUITE=$$s SMOKE_OPTS=--seconds,$(STRESS_SECONDS) \
+			SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run $(ARCH) "classic mglru fg" || rc=1; \
+		done; exit $$rc
 
 # The race detector on the lockless FG paths: the kcsan flavour (x86_64;
 # KCSAN excludes KASAN) boots the stress suite under fg on KCSAN_SMP
@@ -99,10 +101,12 @@ stress: deps
 # config/kcsan-allow gives its reason (tests/smoke/kcsan-judge).
 KCSAN_SMP ?= 2
 kcsan: deps
-	k=$$(scripts/build-kernel x86_64 kcsan | tail -n1) && [ -f "$$k" ] && \
-		KERNEL=$$k SMOKE_TAG=kcsan SMOKE_SUITE=stress SMOKE_SMP=$(KCSAN_SMP) \
-		SMOKE_OPTS=--seconds,$(STRESS_SECONDS),--toggles,20 \
-		SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run x86_64 "fg mglru"
+	k=$$(scripts/build-kernel x86_64 kcsan | tail -n1) && [ -f "$$k" ] || exit 1; \
+		rc=0; for s in stress charge; do \
+			KERNEL=$$k SMOKE_TAG=kcsan-$$s SMOKE_SUITE=$$s SMOKE_SMP=$(KCSAN_SMP) \
+			SMOKE_OPTS=--seconds,$(STRESS_SECONDS),--toggles,20 \
+			SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run x86_64 "fg mglru" || rc=1; \
+		done; exit $$rc
 
 # The debug flavour soaked under pressure: SOAK is a list of
 # ARCH:MINUTES[:POLICY,...]. Hours of TCG; not part of check.

@@ -2,7 +2,6 @@
 /* apply, --dry-run and --check walk one plan; they differ only in what
  * they do with an item that is not as configured: write it, print it, or
  * count it as drift. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,16 +14,12 @@
 #include "tune.h"
 #include "util.h"
 
-/* The kernel keeps min_ttl_ms in jiffies and rounds up when storing it:
- * at HZ=100 a value can read back up to 9 ms larger than written. */
-#define JIFFY_SLACK_MS 10
-
 struct run {
 	struct tune *t;
 	unsigned changes;
 	unsigned drift;
-	bool dropins_changed;
-	bool marker_written;
+	bool dropins_changed;	/* a drop-in was written or removed */
+	bool pending;		/* the reload marker existed before this run */
 };
 
 static void say_change(struct run *r, const char *what, const char *old, const char *new,
@@ -94,6 +89,13 @@ static void plan_min_ttl(struct run *r, const struct conf_resolved *g)
 	if (t->mode == MODE_APPLY) {
 		char buf[40];
 
+		/* Without the old value on record, revert could not undo this. */
+		e = min_ttl_save(t, cur, want);
+		if (e < 0) {
+			runtime_error(t, "cannot write " MIN_TTL_SAVED ": %s; min_ttl_ms left at %s",
+				      strerror(-e), old);
+			return;
+		}
 		snprintf(buf, sizeof(buf), "%s\n", new);
 		e = write_value(t->root, LRU_GEN_DIR "/min_ttl_ms", buf);
 		if (e < 0) {
@@ -174,47 +176,74 @@ static bool dropin_lookup(const char *text, const char *key, char *buf, size_t n
 	return false;
 }
 
-static void mark_reload_pending(struct run *r)
+/* After the first drop-in that changed, not before: a marker for a write
+ * that then failed (ENOSPC) made the next run reload for nothing and
+ * count that as a change. The price is a window of one system call: if
+ * we are killed right after the rename, no marker says a reload is owed
+ * (the next boot, or any daemon-reload, still picks the drop-in up). */
+static void dropin_changed(struct run *r)
 {
-	int e;
-
-	if (r->marker_written)
-		return;
-	e = write_file_atomic(r->t->root, RELOAD_PENDING, "");
-	if (e < 0)
-		log_warning("cannot write " RELOAD_PENDING ": %s", strerror(-e));
-	r->marker_written = true;
+	r->changes++;
+	if (!r->dropins_changed)
+		reload_mark(r->t);
+	r->dropins_changed = true;
 }
 
-static void remove_dropin(struct run *r, const char *path)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	int e = remove_file(r->t->root, path);
+struct now {
+	const char *file;	/* memory.max etc. */
+	char value[64], slice[UNIT_NAME_MAX + 1];
+	unsigned n;
+	bool same;
+};
 
-	if (e < 0 && e != -ENOENT) {
-		runtime_error(r->t, "cannot remove %s: %s", path, strerror(-e));
+static void now_target(struct tune *t, const struct target *tg, void *userdata)
+{
+	struct now *w = userdata;
+	char path[PATH_MAX + 32], v[64];
+
+	snprintf(path, sizeof(path), "%s/%s", tg->cgroup, w->file);
+	if (!tg->exists || read_value(t->root, path, v, sizeof(v)) < 0)
 		return;
+	if (w->n++ == 0) {
+		snprintf(w->value, sizeof(w->value), "%s", v);
+		snprintf(w->slice, sizeof(w->slice), "%s", tg->slice);
+		w->same = true;
+	} else if (strcmp(w->value, v) != 0) {
+		w->same = false;
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	/* Only if empty: the directory may hold the administrator's files. */
-	if (path_join(r->t->root, dir, real, sizeof(real)) == 0)
-		rmdir(real);
-	log_info("removed %s", path);
+}
+
+/* What the cgroups a section decides show now. For a prefix these are
+ * the matching slices (its drop-in applies to them), not the parent
+ * slice whose directory they live in. */
+static void show_now(struct run *r, long section, const char *file, char *buf, size_t n)
+{
+	struct now w = { .file = file };
+
+	tune_for_section(r->t, section, now_target, &w);
+	if (w.n == 0)
+		return;
+	if (!r->t->conf.slices[section].is_prefix)
+		snprintf(buf, n, "; %s now %s", file, w.value);
+	else if (w.n == 1)
+		snprintf(buf, n, "; %s now %s in %s", file, w.value, w.slice);
+	else if (w.same)
+		snprintf(buf, n, "; %s now %s in %u slices", file, w.value, w.n);
+	else
+		snprintf(buf, n, "; %s now varies across %u slices", file, w.n);
 }
 
 /* Per property: "old" is what our drop-in says now, since that is what
- * apply replaces; dry-run adds what the cgroup shows. */
-static void show_properties(struct run *r, const char *slice, const struct conf_resolved *res,
+ * apply replaces; dry-run adds what the cgroups show. */
+static void show_properties(struct run *r, long section, const struct conf_resolved *res,
 			    const char *old)
 {
 	struct tune *t = r->t;
-	char cgdir[PATH_MAX];
-	bool have_cg = slice_cgroup_dir(slice, cgdir, sizeof(cgdir)) == 0 &&
-		       path_is_dir(t->root, cgdir);
+	const char *slice = t->conf.slices[section].name;
 
 	for (int k = KEY_FIRST_DROPIN; k <= KEY_LAST_DROPIN; k++) {
-		char what[UNIT_NAME_MAX + 64], oldv[64] = "-", newv[64] = "-", extra[128] = "";
+		char what[UNIT_NAME_MAX + 64], oldv[64] = "-", newv[64] = "-",
+		     extra[UNIT_NAME_MAX + 128] = "";
 		bool has_old = old && dropin_lookup(old, conf_key_name((enum conf_key)k), oldv, sizeof(oldv));
 
 		if (!res->set[k] && !has_old)
@@ -226,28 +255,28 @@ static void show_properties(struct run *r, const char *slice, const struct conf_
 			say_same(r, what, newv, res->file[k], res->line[k]);
 			continue;
 		}
-		for (size_t i = 0; have_cg && t->mode == MODE_DRY_RUN && i < ARRAY_SIZE(cgroup_files); i++) {
-			char path[PATH_MAX + 32], now[64];
-
-			if (cgroup_files[i].key != (enum conf_key)k)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", cgdir, cgroup_files[i].name);
-			if (read_value(t->root, path, now, sizeof(now)) == 0)
-				snprintf(extra, sizeof(extra), "; %s now %s", cgroup_files[i].name, now);
-		}
+		for (size_t i = 0; t->mode == MODE_DRY_RUN && i < ARRAY_SIZE(cgroup_files); i++)
+			if (cgroup_files[i].key == (enum conf_key)k)
+				show_now(r, section, cgroup_files[i].name, extra, sizeof(extra));
 		say_change(r, what, oldv, newv, res->set[k] ? res->file[k] : NULL, res->line[k], extra);
 	}
 }
 
-static void plan_dropin(struct run *r, const struct conf_section *s)
+/* Every configured slice, active or not: systemd reads a drop-in when the
+ * slice starts, so one written at boot covers user-1000.slice later. */
+static void plan_dropin(struct run *r, long section)
 {
 	struct tune *t = r->t;
+	const struct conf_section *s = &t->conf.slices[section];
 	struct conf_resolved res;
 	char path[PATH_MAX], *want, *old = NULL;
 	int e;
 
+	if (dropin_path(s->name, path, sizeof(path)) < 0) {
+		runtime_error(t, "%s: drop-in path too long", s->name);
+		return;
+	}
 	conf_resolve_slice(&t->conf, s->name, t->policy, &res);
-	snprintf(path, sizeof(path), DROPIN_DIR "/%s.d/" DROPIN_NAME, s->name);
 	if (render_dropin(t, &res, &want) < 0)
 		return;
 	e = read_file(t->root, path, CONF_FILE_MAX, &old, NULL);
@@ -257,7 +286,7 @@ static void plan_dropin(struct run *r, const struct conf_section *s)
 		return;
 	}
 	if ((!want && !old) || (want && old && strcmp(want, old) == 0)) {
-		show_properties(r, s->name, &res, old);
+		show_properties(r, section, &res, old);
 		goto out;
 	}
 	switch (t->mode) {
@@ -266,24 +295,22 @@ static void plan_dropin(struct run *r, const struct conf_section *s)
 			  "differs from the configuration");
 		break;
 	case MODE_DRY_RUN:
-		show_properties(r, s->name, &res, old);
+		show_properties(r, section, &res, old);
 		printf("%s %s\n", want ? "write" : "remove", path);
 		r->changes++;
 		r->dropins_changed = true;
 		break;
 	case MODE_APPLY:
-		show_properties(r, s->name, &res, old);
-		mark_reload_pending(r);
-		if (!want) {
-			remove_dropin(r, path);
-		} else if ((e = write_file_atomic(t->root, path, want)) < 0) {
-			runtime_error(t, "cannot write %s: %s", path, strerror(-e));
+		/* The properties are logged only once they are on disk. */
+		e = want ? write_file_atomic(t->root, path, want) : dropin_remove(t, path);
+		if (e < 0) {
+			runtime_error(t, "cannot %s %s: %s", want ? "write" : "remove", path,
+				      strerror(-e));
 			break;
-		} else {
-			log_info("wrote %s", path);
 		}
-		r->changes++;
-		r->dropins_changed = true;
+		show_properties(r, section, &res, old);
+		log_info("%s %s", want ? "wrote" : "removed", path);
+		dropin_changed(r);
 		break;
 	}
 out:
@@ -298,61 +325,34 @@ static bool configured(const struct conf *c, const char *slice)
 	return i >= 0 && strcmp(c->slices[i].name, slice) == 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Drop-ins of slices that left the configuration. Not while a file had
- * errors: the broken file may be the one that still wants them. */
+/* Drop-ins of slices that left the configuration. */
 static void plan_stale(struct run *r)
 {
 	struct tune *t = r->t;
-	char real[PATH_MAX], **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d;
+	size_t n;
+	char **names = dropin_slices(t, &n);
 
-	if (t->config_errors) {
-		log_notice("the configuration has errors: keeping drop-ins of slices it no longer names");
-		return;
-	}
-	if (path_join(t->root, DROPIN_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
-		return;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len > 8 && strcmp(de->d_name + len - 8, ".slice.d") == 0) {
-			names = grow(names, &cap, n, sizeof(*names));
-			names[n++] = xstrndup(de->d_name, len - 2);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX];
+		int e;
 
-		snprintf(path, sizeof(path), DROPIN_DIR "/%s.d/" DROPIN_NAME, names[i]);
-		if (configured(&t->conf, names[i]) || !path_exists(t->root, path)) {
-			free(names[i]);
+		if (configured(&t->conf, names[i]) || dropin_path(names[i], path, sizeof(path)) < 0 ||
+		    !path_exists(t->root, path))
 			continue;
-		}
 		if (t->mode == MODE_CHECK) {
 			drift(r, "%s: left over, %s is no longer configured", path, names[i]);
 		} else if (t->mode == MODE_DRY_RUN) {
 			printf("remove %s (%s is no longer configured)\n", path, names[i]);
 			r->changes++;
 			r->dropins_changed = true;
+		} else if ((e = dropin_remove(t, path)) < 0) {
+			runtime_error(t, "cannot remove %s: %s", path, strerror(-e));
 		} else {
-			mark_reload_pending(r);
-			remove_dropin(r, path);
-			r->changes++;
-			r->dropins_changed = true;
+			log_info("removed %s", path);
+			dropin_changed(r);
 		}
-		free(names[i]);
 	}
-	free(names);
+	free_strv(names, n);
 }
 
 static void check_target(struct tune *t, const struct target *tg, void *userdata)
@@ -386,33 +386,42 @@ static void check_target(struct tune *t, const struct target *tg, void *userdata
 static void reload(struct run *r)
 {
 	struct tune *t = r->t;
-	bool pending = path_exists(t->root, RELOAD_PENDING);
-	int e;
 
-	if (!r->dropins_changed && !pending)
+	if (!r->dropins_changed && !r->pending)
 		return;
 	if (t->mode == MODE_CHECK) {
 		drift(r, "systemd has not reloaded the drop-ins yet (" RELOAD_PENDING " exists)");
 		return;
 	}
-	if (!r->dropins_changed)
-		r->changes++;
 	if (t->mode == MODE_DRY_RUN) {
+		if (!r->dropins_changed)
+			r->changes++;
 		printf("run systemctl daemon-reload\n");
 		return;
 	}
 	if (t->no_reload) {
-		mark_reload_pending(r);
 		log_notice("--no-reload: not running systemctl daemon-reload; the next apply will");
 		return;
 	}
-	if (!r->dropins_changed)
+	if (!r->dropins_changed) {
 		log_info("an earlier daemon-reload did not happen, reloading now");
-	if (tune_systemctl(t, "daemon-reload") < 0)
-		return;
-	e = remove_file(t->root, RELOAD_PENDING);
-	if (e < 0 && e != -ENOENT)
-		log_warning("cannot remove " RELOAD_PENDING ": %s", strerror(-e));
+		r->changes++;
+	}
+	reload_now(t);
+}
+
+/* Any file with an error, even one that only repeats what others say,
+ * may be the one that holds a limit in force now: rebuilding the drop-ins
+ * without it would drop that limit. So nothing changes until it is fixed. */
+static int refuse_config_errors(struct tune *t)
+{
+	log_error("the configuration has errors in %u file%s: nothing is changed, drop-ins and "
+		  "min_ttl_ms stay as they are", t->config_errors, t->config_errors == 1 ? "" : "s");
+	if (t->mode == MODE_DRY_RUN)
+		printf("nothing to change: the configuration has errors\n");
+	else if (t->mode == MODE_CHECK)
+		printf("not compared: the configuration has errors\n");
+	return 0;
 }
 
 int cmd_apply(struct tune *t)
@@ -420,6 +429,9 @@ int cmd_apply(struct tune *t)
 	struct run r = { .t = t };
 	struct conf_resolved g;
 
+	if (t->config_errors)
+		return refuse_config_errors(t);
+	r.pending = path_exists(t->root, RELOAD_PENDING);
 	conf_resolve_global(&t->conf, t->policy, &g);
 	if (g.set[KEY_EXPECT_POLICY] && g.val[KEY_EXPECT_POLICY].num != t->policy)
 		log_warning("the running policy is %s, but ExpectPolicy=%s (%s:%u)",
@@ -429,26 +441,13 @@ int cmd_apply(struct tune *t)
 	if (g.set[KEY_MIN_TTL])
 		plan_min_ttl(&r, &g);
 
-	for (size_t i = 0; i < t->conf.n_slices; i++) {
-		const struct conf_section *s = &t->conf.slices[i];
-		char cg[PATH_MAX];
-
-		if (slice_is_root(s->name))
-			continue;
-		if (slice_cgroup_dir(s->name, cg, sizeof(cg)) < 0) {
-			runtime_error(t, "%s: cgroup path too long", s->name);
-			continue;
-		}
-		if (!s->is_prefix && !path_is_dir(t->root, cg)) {
-			log_notice("%s skipped: no cgroup at %s", s->name, cg);
-			continue;
-		}
-		plan_dropin(&r, s);
-	}
+	for (size_t i = 0; i < t->conf.n_slices; i++)
+		plan_dropin(&r, (long)i);
 	plan_stale(&r);
 	if (t->mode == MODE_CHECK)
 		tune_for_each_target(t, check_target, &r);
 	reload(&r);
+	t->changes = r.changes;
 
 	switch (t->mode) {
 	case MODE_CHECK:

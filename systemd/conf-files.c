@@ -3,6 +3,7 @@
  * tmpfiles.d(5) scheme, so administrators need nothing new to learn. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,62 @@ static void diag(void *userdata, enum conf_diag level, const char *file, unsigne
 	log_msg(level == CONF_ERROR ? LOG_ERR : LOG_WARNING, "%s:%u: %s", file, line, msg);
 }
 
+int conf_file_read(const char *root, const char *logical, uid_t owner, char **buf, size_t *len,
+		   char *why, size_t n)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	int fd, r;
+
+	if (path_join(root, logical, real, sizeof(real)) < 0) {
+		snprintf(why, n, "cannot read: %s", strerror(ENAMETOOLONG));
+		return -1;
+	}
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, n, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		snprintf(why, n, "cannot read: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	/* Checked on what was opened, not on the name, so a file swapped in
+	 * meanwhile cannot slip through; symlinks count by their target. */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, n, "refused: not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		close(fd);
+		return -1;
+	}
+	/* These files decide memory limits as root: one that others can
+	 * write is a way for them to do that (sudo and sshd refuse too). */
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, n, "refused: writable by %s (mode %04o); chmod go-w it",
+			 st.st_mode & S_IWOTH ? "everyone" : "its group",
+			 (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != owner) {
+		if (owner == 0)
+			snprintf(why, n, "refused: owned by uid %u, not by root", (unsigned)st.st_uid);
+		else
+			snprintf(why, n, "refused: owned by uid %u, not by root or uid %u",
+				 (unsigned)st.st_uid, (unsigned)owner);
+		close(fd);
+		return -1;
+	}
+	r = read_fd(fd, CONF_FILE_MAX, buf, len);
+	if (r < 0) {
+		snprintf(why, n, "cannot read: %s", r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
 int tune_load_config(struct tune *t)
 {
 	char **paths;
@@ -143,14 +200,12 @@ int tune_load_config(struct tune *t)
 	conf_files_list(t->root, &paths, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct conf one;
-		char *buf;
+		char *buf, why[128];
 		size_t len;
-		int r, errors;
+		int errors;
 
-		r = read_file(t->root, paths[i], CONF_FILE_MAX, &buf, &len);
-		if (r < 0) {
-			log_error("%s: cannot read: %s, nothing from this file is applied", paths[i],
-				  r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+		if (conf_file_read(t->root, paths[i], geteuid(), &buf, &len, why, sizeof(why)) < 0) {
+			log_error("%s: %s, nothing from this file is applied", paths[i], why);
 			t->config_errors++;
 			continue;
 		}
@@ -180,12 +235,11 @@ int tune_cat_config(struct tune *t)
 	if (n == 0)
 		log_notice("no configuration files");
 	for (size_t i = 0; i < n; i++) {
-		char *buf;
+		char *buf, why[128];
 		size_t len;
-		int r = read_file(t->root, paths[i], CONF_FILE_MAX, &buf, &len);
 
-		if (r < 0) {
-			runtime_error(t, "%s: cannot read: %s", paths[i], strerror(-r));
+		if (conf_file_read(t->root, paths[i], geteuid(), &buf, &len, why, sizeof(why)) < 0) {
+			runtime_error(t, "%s: %s", paths[i], why);
 			ret = -1;
 			continue;
 		}

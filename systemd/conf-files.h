@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The files to read, as logical paths in read order, NULL-terminated:
  * /etc/mglru-fg/tune.conf, then the tune.d files by basename. */
@@ -12,5 +13,11 @@ int conf_files_list(const char *root, char ***paths, size_t *n);
 void conf_files_free(char **paths);
 /* A symlink to /dev/null (or any character device) hides a file. */
 bool conf_file_masked(const char *root, const char *logical);
+/* Reads a configuration file if it is one to trust: a regular file, not
+ * writable by group or others, owned by root or `owner` (the caller's
+ * effective uid, so that tests and --root trees need not be root's).
+ * Otherwise -1, with the reason in why. */
+int conf_file_read(const char *root, const char *logical, uid_t owner, char **buf, size_t *len,
+		   char *why, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "values.h"
 
 int path_join(const char *root, const char *logical, char *buf, size_t n)
 {
@@ -21,18 +22,12 @@ int path_join(const char *root, const char *logical, char *buf, size_t n)
 	return 0;
 }
 
-int read_file(const char *root, const char *logical, size_t max, char **out, size_t *len)
+int read_fd(int fd, size_t max, char **out, size_t *len)
 {
-	char path[PATH_MAX], *buf = NULL;
+	char *buf = NULL;
 	size_t n = 0, cap = 0;
-	int fd, r;
+	int r;
 
-	r = path_join(root, logical, path, sizeof(path));
-	if (r < 0)
-		return r;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t got;
 
@@ -65,6 +60,20 @@ fail:
 	close(fd);
 	free(buf);
 	return r;
+}
+
+int read_file(const char *root, const char *logical, size_t max, char **out, size_t *len)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	r = path_join(root, logical, path, sizeof(path));
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, max, out, len);
 }
 
 int read_value(const char *root, const char *logical, char *buf, size_t n)
@@ -124,11 +133,18 @@ int write_value(const char *root, const char *logical, const char *s)
 	return r;
 }
 
-static int mkdir_parents(char *path)
+/* Creates the missing parents of path. *first is the offset of the '/'
+ * that ends the first directory created here, 0 if none was, so that a
+ * failed write can take back what it created (rmdir_created()). */
+static int mkdir_parents(char *path, size_t *first)
 {
+	*first = 0;
 	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
 		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		if (mkdir(path, 0755) == 0) {
+			if (!*first)
+				*first = (size_t)(p - path);
+		} else if (errno != EEXIST) {
 			int r = -errno;
 
 			*p = '/';
@@ -139,23 +155,42 @@ static int mkdir_parents(char *path)
 	return 0;
 }
 
+/* Deepest first, and only while empty: a directory someone else put a
+ * file into meanwhile stays. */
+static void rmdir_created(char *path, size_t first)
+{
+	char *p = strrchr(path, '/');
+
+	while (first && p && (size_t)(p - path) >= first) {
+		char *up;
+
+		*p = '\0';
+		rmdir(path);
+		up = strrchr(path, '/');
+		*p = '/';
+		p = up;
+	}
+}
+
 int write_file_atomic(const char *root, const char *logical, const char *s)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
-	size_t len = strlen(s);
+	size_t len = strlen(s), first;
 	ssize_t w;
 	int fd, r;
 
 	r = path_join(root, logical, path, sizeof(path));
 	if (r < 0)
 		return r;
-	r = mkdir_parents(path);
+	r = mkdir_parents(path, &first);
 	if (r < 0)
-		return r;
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
+		goto out;
+	snprintf(tmp, sizeof(tmp), "%s" ATOMIC_TMP_SUFFIX, path);
 	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
 	w = write(fd, s, len);
 	r = w < 0 ? -errno : (size_t)w != len ? -EIO : 0;
 	if (r == 0 && fchmod(fd, 0644) < 0)
@@ -166,6 +201,9 @@ int write_file_atomic(const char *root, const char *logical, const char *s)
 		r = -errno;
 	if (r < 0)
 		unlink(tmp);
+out:
+	if (r < 0)
+		rmdir_created(path, first);
 	return r;
 }
 

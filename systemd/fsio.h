@@ -11,6 +11,8 @@
 
 int path_join(const char *root, const char *logical, char *buf, size_t n);
 /* Whole file, NUL-terminated; fails with -EFBIG past max bytes. */
+/* Reads fd to its end and closes it; as read_file(). */
+int read_fd(int fd, size_t max, char **out, size_t *len);
 int read_file(const char *root, const char *logical, size_t max, char **out, size_t *len);
 /* A small file with trailing whitespace removed. */
 int read_value(const char *root, const char *logical, char *buf, size_t n);
@@ -18,7 +20,8 @@ int read_u64(const char *root, const char *logical, uint64_t *out);
 /* One write(2) into an existing file, as kernfs wants it. */
 int write_value(const char *root, const char *logical, const char *s);
 /* Creates parent directories, writes a temporary file and renames it, so
- * that readers (systemd) never see half a file. */
+ * that readers (systemd) never see half a file. On failure nothing is
+ * left: neither the temporary file nor the directories it created. */
 int write_file_atomic(const char *root, const char *logical, const char *s);
 int remove_file(const char *root, const char *logical);
 bool path_exists(const char *root, const char *logical);

@@ -4,6 +4,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static FILE *log_out;
+
+void log_set_output(FILE *f)
+{
+	log_out = f;
+}
+
 void log_msg(int prio, const char *fmt, ...)
 {
 	char msg[1024];
@@ -14,5 +21,5 @@ void log_msg(int prio, const char *fmt, ...)
 	va_end(ap);
 	/* One fprintf per line: interleaving with a child's output (systemctl)
 	 * must not split a prefix from its message. */
-	fprintf(stderr, "<%d>%s\n", prio, msg);
+	fprintf(log_out ? log_out : stderr, "<%d>%s\n", prio, msg);
 }

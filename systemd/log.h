@@ -4,8 +4,11 @@
 #ifndef MGLRU_FG_LOG_H
 #define MGLRU_FG_LOG_H
 
+#include <stdio.h>
 #include <syslog.h>
 
+/* stderr unless set; the fuzzer sends the messages elsewhere. */
+void log_set_output(FILE *f);
 void log_msg(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define log_error(...) log_msg(LOG_ERR, __VA_ARGS__)

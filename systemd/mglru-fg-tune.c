@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mglru-fg-tune(8): command line and dispatch. The work is in apply.c,
- * reclaim.c and status.c; tune_main() is separate from main() so the
- * tests can run the whole program against a fake tree. */
+ * reclaim.c, revert.c and status.c; tune_main() is separate from main()
+ * so the tests can run the whole program against a fake tree. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("Usage: mglru-fg-tune [OPTIONS] [apply|status|reclaim]\n"
+	fputs("Usage: mglru-fg-tune [OPTIONS] [apply|status|reclaim|revert]\n"
 	      "\n"
 	      "Applies the per-slice memory settings of mglru-fg-tune.conf(5).\n"
 	      "\n"
@@ -24,6 +24,7 @@ static void usage(FILE *f)
 	      "  apply          apply the configuration (the default)\n"
 	      "  status         the LRU policy and each configured slice's memory state\n"
 	      "  reclaim        one proactive-reclaim round (ProactiveReclaim=)\n"
+	      "  revert         undo apply: remove its drop-ins, restore min_ttl_ms\n"
 	      "\n"
 	      "Options:\n"
 	      "  --root DIR     work on the tree below DIR; systemctl is not run unless\n"
@@ -83,7 +84,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("unknown option '%s'", a);
 		} else if (o->command) {
 			return usage_error("unexpected argument '%s': one command at most", a);
-		} else if (strcmp(a, "apply") && strcmp(a, "status") && strcmp(a, "reclaim")) {
+		} else if (strcmp(a, "apply") && strcmp(a, "status") && strcmp(a, "reclaim") &&
+			   strcmp(a, "revert")) {
 			return usage_error("unknown command '%s'", a);
 		} else {
 			o->command = a;
@@ -122,6 +124,12 @@ static int run(struct tune *t, const struct options *o)
 
 	if (o->cat_config)
 		return tune_cat_config(t) < 0 ? EXIT_RUNTIME : 0;
+	/* Before the checks below: package removal must be able to undo
+	 * apply whatever the kernel or the configuration is now. */
+	if (strcmp(cmd, "revert") == 0) {
+		cmd_revert(t);
+		return t->runtime_errors ? EXIT_RUNTIME : 0;
+	}
 	rc = tune_applicable(t);
 	if (rc)
 		return rc;

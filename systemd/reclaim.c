@@ -53,7 +53,7 @@ static void reclaim_target(struct tune *t, const struct target *tg, void *userda
 		return;
 	interval = res.set[KEY_RECLAIM_INTERVAL] ? res.val[KEY_RECLAIM_INTERVAL].num
 						 : DEFAULT_INTERVAL_MS;
-	snprintf(stamp, sizeof(stamp), STATE_DIR "/reclaim-%s.stamp", tg->slice);
+	snprintf(stamp, sizeof(stamp), STATE_DIR "/" STAMP_PREFIX "%s" STAMP_SUFFIX, tg->slice);
 	now = boottime_ms();
 	if (read_u64(t->root, stamp, &last) == 0 && last <= now &&
 	    now - last + TIMER_SLACK_MS < interval) {

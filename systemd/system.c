@@ -218,21 +218,25 @@ static void walk_prefix(struct tune *t, long section, const char *dir, target_fn
 	free(names);
 }
 
+void tune_for_section(struct tune *t, long section, target_fn fn, void *userdata)
+{
+	const struct conf_section *s = &t->conf.slices[section];
+	struct target tg = { .section = section, .slice = s->name };
+
+	if (slice_cgroup_dir(s->name, tg.cgroup, sizeof(tg.cgroup)) < 0) {
+		runtime_error(t, "%s: cgroup path too long", s->name);
+		return;
+	}
+	if (s->is_prefix) {
+		walk_prefix(t, section, tg.cgroup, fn, userdata);
+		return;
+	}
+	tg.exists = path_is_dir(t->root, tg.cgroup);
+	fn(t, &tg, userdata);
+}
+
 void tune_for_each_target(struct tune *t, target_fn fn, void *userdata)
 {
-	for (size_t i = 0; i < t->conf.n_slices; i++) {
-		const struct conf_section *s = &t->conf.slices[i];
-		struct target tg = { .section = (long)i, .slice = s->name };
-
-		if (slice_cgroup_dir(s->name, tg.cgroup, sizeof(tg.cgroup)) < 0) {
-			runtime_error(t, "%s: cgroup path too long", s->name);
-			continue;
-		}
-		if (s->is_prefix) {
-			walk_prefix(t, (long)i, tg.cgroup, fn, userdata);
-			continue;
-		}
-		tg.exists = path_is_dir(t->root, tg.cgroup);
-		fn(t, &tg, userdata);
-	}
+	for (size_t i = 0; i < t->conf.n_slices; i++)
+		tune_for_section(t, (long)i, fn, userdata);
 }

@@ -19,6 +19,7 @@
 #define DROPIN_NAME "50-mglru-fg-tune.conf"
 #define STATE_DIR "/run/mglru-fg"
 #define RELOAD_PENDING STATE_DIR "/reload-pending"
+#define MIN_TTL_SAVED STATE_DIR "/min_ttl_ms.saved"
 
 enum mode { MODE_APPLY, MODE_DRY_RUN, MODE_CHECK };
 
@@ -34,6 +35,7 @@ struct tune {
 	struct conf conf;
 	unsigned config_errors;	/* files with errors */
 	unsigned runtime_errors;
+	unsigned changes;	/* made (or planned) by the command */
 };
 
 /* A slice cgroup the configuration applies to. */
@@ -56,6 +58,8 @@ int tune_systemctl(struct tune *t, const char *verb);
  * sections with every existing cgroup they decide (see
  * conf_section_for()); the root slice as the cgroup root. */
 void tune_for_each_target(struct tune *t, target_fn fn, void *userdata);
+/* The same for one section. */
+void tune_for_section(struct tune *t, long section, target_fn fn, void *userdata);
 int slice_cgroup_dir(const char *slice, char *buf, size_t n);
 void runtime_error(struct tune *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -69,8 +73,26 @@ extern const struct cgroup_file cgroup_files[6];
 int tune_load_config(struct tune *t);
 int tune_cat_config(struct tune *t);
 
+/* state.c: what apply leaves behind, and revert removes */
+int dropin_path(const char *slice, char *buf, size_t n);
+/* Sorted names of the slices with a directory in DROPIN_DIR. */
+char **dropin_slices(struct tune *t, size_t *n);
+void free_strv(char **v, size_t n);
+/* Removes our drop-in and its directory if that is then empty. */
+int dropin_remove(struct tune *t, const char *path);
+void reload_mark(struct tune *t);
+int reload_now(struct tune *t);
+/* The min_ttl_ms from before the first change, and the last one written. */
+int min_ttl_saved(struct tune *t, uint64_t *orig, uint64_t *written);
+int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want);
+/* The kernel keeps min_ttl_ms in jiffies and rounds up when storing it:
+ * at HZ=100 a value can read back up to 9 ms larger than written. */
+#define JIFFY_SLACK_MS 10
+
 /* apply.c: apply, --dry-run and --check */
 int cmd_apply(struct tune *t);
+/* revert.c: undo apply */
+int cmd_revert(struct tune *t);
 /* status.c */
 int cmd_status(struct tune *t);
 /* reclaim.c */

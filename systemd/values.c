@@ -11,6 +11,7 @@
 #define MAX_DECIMALS 6
 
 static const char SLICE_SUFFIX[] = ".slice";
+_Static_assert(SLICE_NAME_MAX == 231, "update the 'slice name too long' message");
 #define SLICE_SUFFIX_LEN (sizeof(SLICE_SUFFIX) - 1)
 
 /* Locale-independent on purpose: the config must mean the same thing
@@ -368,8 +369,9 @@ bool slice_name_valid(const char *name, bool *is_prefix, const char **why)
 	size_t len = strlen(name), base;
 
 	*is_prefix = false;
-	if (len > UNIT_NAME_MAX) {
-		*why = "slice name too long";
+	if (len > SLICE_NAME_MAX) {
+		*why = "slice name too long: at most 231 characters, so that the file names "
+		       "derived from it fit in 255 bytes";
 		return false;
 	}
 	if (len <= SLICE_SUFFIX_LEN ||

@@ -65,6 +65,17 @@ int parse_policy_file(const char *content, enum policy *out);
 int parse_enabled_file(const char *content, enum policy *out);
 
 #define UNIT_NAME_MAX 255
+/* Files are named after slices, and each name must fit NAME_MAX (255).
+ * The longest is the temporary file of a reclaim stamp (reclaim.c and
+ * write_file_atomic()): "reclaim-NAME.stamp.tmpXXXXXX"; the drop-in
+ * directory "NAME.d" and the cgroup "_NAME" are shorter. A longer name
+ * would parse but fail later, so it is refused when parsed. */
+#define STAMP_PREFIX "reclaim-"
+#define STAMP_SUFFIX ".stamp"
+#define ATOMIC_TMP_SUFFIX ".tmpXXXXXX"
+#define FILE_NAME_MAX 255
+#define SLICE_NAME_MAX (FILE_NAME_MAX - (sizeof(STAMP_PREFIX) - 1) - (sizeof(STAMP_SUFFIX) - 1) - \
+			(sizeof(ATOMIC_TMP_SUFFIX) - 1))
 /* Each dash in a slice name is one more level of cgroups, and every level
  * repeats the name so far: a 255-character name can need a path of some
  * 16 KiB, beyond PATH_MAX. Such names are refused when parsed. */

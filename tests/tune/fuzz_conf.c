@@ -1,14 +1,279 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libFuzzer target: the configuration parser, merging, resolution, and
- * the value helpers the rest of the program feeds parsed values to.
- * Crashes found here go to tests/tune/corpus-regressions/, which the unit
- * tests replay. */
+/* libFuzzer target: the whole apply cycle on a fake tree. The input is
+ * up to four configuration files, loaded as the program loads them, then
+ * planned, rendered, applied, checked and reverted, with the invariants
+ * the man pages promise checked after each step (abort() = a finding).
+ * The parser is also driven directly, as before. Crashes found here go
+ * to tests/tune/corpus-regressions/, which the unit tests replay.
+ *
+ * Input: an optional flag byte (0x80 set; see enum below), then the
+ * files, separated by 0xff bytes: /etc/mglru-fg/tune.conf, one each in
+ * the three tune.d directories. Plain text is one file, flags 0. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "conf.h"
+#include "fsio.h"
+#include "log.h"
+#include "tune.h"
 #include "values.h"
+
+enum {
+	F_RECLAIM = 1 << 0,	/* also reclaim and status */
+	F_POLICY = 3 << 1,	/* classic, mglru, fg, fg */
+	F_GROUP_WRITABLE = 1 << 3,	/* the second file: refused */
+	F_FIFO = 1 << 4,	/* the third file is a FIFO: refused */
+	F_LEFTOVERS = 1 << 5,	/* a stale drop-in of ours, one of the admin's */
+	F_NO_RELOAD = 1 << 6,	/* the first apply with --no-reload */
+};
+
+static const char *const conf_paths[] = {
+	"/etc/mglru-fg/tune.conf",
+	"/etc/mglru-fg/tune.d/10-etc.conf",
+	"/run/mglru-fg/tune.d/20-run.conf",
+	TUNE_VENDOR_DIR "/50-vendor.conf",
+};
+#define STALE DROPIN_DIR "/stale.slice.d/" DROPIN_NAME
+#define ADMIN DROPIN_DIR "/system.slice.d/10-admin.conf"
+
+static char root[64];
+
+/* A broken invariant: say which before the crash report. */
+#define BROKEN(what) (fprintf(stderr, "fuzz_conf:%d: %s\n", __LINE__, what), abort())
+
+static void put(const char *logical, const char *s, size_t n)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, logical);
+	for (char *p = strchr(path + strlen(root) + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f || fwrite(s, 1, n, f) != n || fclose(f) != 0)
+		abort();
+}
+
+static void put_str(const char *logical, const char *s)
+{
+	put(logical, s, strlen(s));
+}
+
+static void drop(const char *logical)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s%s", root, logical);
+	if (unlink(path) < 0 && errno != ENOENT)
+		abort();
+}
+
+static void cgroup(const char *dir)
+{
+	static const char *const files[][2] = {
+		{ "memory.min", "0\n" }, { "memory.low", "0\n" }, { "memory.high", "max\n" },
+		{ "memory.max", "max\n" }, { "memory.swap.max", "max\n" },
+		{ "memory.zswap.max", "max\n" }, { "memory.current", "1073741824\n" },
+		{ "memory.reclaim", "" }, { "memory.stat", "anon 1\npgscan 3\n" },
+	};
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/%s", dir, files[i][0]);
+		put_str(path, files[i][1]);
+	}
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+static void remove_root(void)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void setup(void)
+{
+	const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+
+	snprintf(root, sizeof(root), "%s/fuzz-tune.XXXXXX", tmp);
+	if (!mkdtemp(root))
+		abort();
+	atexit(remove_root);
+	put_str("/sys/fs/cgroup/cgroup.controllers", "memory\n");
+	put_str(LRU_GEN_DIR "/min_ttl_ms", "0\n");
+	put_str("/proc/meminfo", "MemTotal:       16777216 kB\n");
+	cgroup("system.slice");
+	cgroup("user.slice");
+	cgroup("user.slice/user-1000.slice");
+	cgroup("user.slice/user-1000.slice/user-1000-x.slice");
+	cgroup("machine.slice");
+	cgroup("_cpu.slice");
+	cgroup("a.slice");
+	cgroup("a.slice/a-b.slice");
+	/* the root cgroup, for -.slice: reclaim, but no limits */
+	put_str("/sys/fs/cgroup/memory.reclaim", "");
+	put_str("/sys/fs/cgroup/memory.stat", "anon 1\n");
+	put_str(DROPIN_DIR "/.keep", "");
+	/* no systemctl: --root only says what it would run */
+	unsetenv("MGLRU_FG_TUNE_SYSTEMCTL");
+	if (!freopen("/dev/null", "w", stdout))
+		abort();
+	log_set_output(stdout);
+}
+
+/* What apply may change: drop-ins, /run/mglru-fg (not its tune.d) and
+ * min_ttl_ms, hashed with names, so that "nothing changed" is testable. */
+static uint64_t hash;
+
+static int hash_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	char *buf;
+	size_t len;
+
+	(void)ftw;
+	if (strstr(p, "/run/mglru-fg/tune.d"))
+		return 0;
+	for (const char *c = p + strlen(root); *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 1099511628211ull;
+	hash = (hash ^ (uint64_t)flag) * 1099511628211ull;
+	if (flag == FTW_F && S_ISREG(st->st_mode) && read_file(NULL, p, 1 << 20, &buf, &len) == 0) {
+		for (size_t i = 0; i < len; i++)
+			hash = (hash ^ (unsigned char)buf[i]) * 1099511628211ull;
+		free(buf);
+	}
+	return 0;
+}
+
+static uint64_t fingerprint(void)
+{
+	static const char *const dirs[] = { DROPIN_DIR, STATE_DIR, LRU_GEN_DIR };
+	char path[PATH_MAX];
+
+	hash = 14695981039346656037ull;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		nftw(path, hash_one, 16, FTW_PHYS);
+	}
+	return hash;
+}
+
+/* One run of the program, as tune_main() sets it up. */
+static unsigned run(enum mode mode, unsigned flags, int (*cmd)(struct tune *), bool no_reload,
+		    unsigned *config_errors, unsigned *runtime_errors)
+{
+	static const enum policy pols[] = { POLICY_CLASSIC, POLICY_MGLRU, POLICY_FG, POLICY_FG };
+	struct tune t = { .root = root, .has_root = true, .mode = mode, .no_reload = no_reload,
+			  .policy = pols[(flags & F_POLICY) >> 1], .page_size = 4096 };
+
+	conf_init(&t.conf);
+	if (cmd != cmd_revert)
+		tune_load_config(&t);
+	cmd(&t);
+	conf_free(&t.conf);
+	if (config_errors)
+		*config_errors = t.config_errors;
+	*runtime_errors = t.runtime_errors;
+	return t.changes;
+}
+
+static void cycle(unsigned flags, const uint8_t *data, size_t size)
+{
+	unsigned cfg, rt, planned, applied;
+	uint64_t before, clean;
+	size_t n = 0;
+
+	for (const uint8_t *p = data, *end = data + size; n < 4 && p <= end; n++) {
+		const uint8_t *sep = memchr(p, 0xff, (size_t)(end - p));
+		const uint8_t *e = sep ? sep : end;
+		char path[PATH_MAX];
+
+		if (n == 2 && (flags & F_FIFO)) {
+			snprintf(path, sizeof(path), "%s%s", root, conf_paths[n]);
+			put_str(conf_paths[n], "");
+			unlink(path);
+			if (mkfifo(path, 0644) < 0)
+				abort();
+		} else {
+			put(conf_paths[n], (const char *)p, (size_t)(e - p));
+		}
+		if (n == 1 && (flags & F_GROUP_WRITABLE)) {
+			snprintf(path, sizeof(path), "%s%s", root, conf_paths[n]);
+			chmod(path, 0664);
+		}
+		if (!sep)
+			break;
+		p = sep + 1;
+	}
+	if (flags & F_LEFTOVERS)
+		put_str(ADMIN, "[Slice]\nCPUWeight=5\n");
+	clean = fingerprint();
+	if (flags & F_LEFTOVERS)
+		put_str(STALE, "[Slice]\nMemoryMax=1\n");
+	before = fingerprint();
+
+	planned = run(MODE_DRY_RUN, flags, cmd_apply, false, &cfg, &rt);
+	if (fingerprint() != before || rt)
+		BROKEN("--dry-run changed something, or failed");
+	applied = run(MODE_APPLY, flags, cmd_apply, flags & F_NO_RELOAD, &cfg, &rt);
+	if (cfg) {
+		/* a configuration error changes nothing at all */
+		if (fingerprint() != before || applied)
+			BROKEN("apply changed something despite a configuration error");
+	} else {
+		bool owed = path_exists(root, RELOAD_PENDING);
+
+		if (rt || applied != planned)
+			BROKEN("apply failed, or did other than --dry-run planned");
+		run(MODE_CHECK, flags, cmd_apply, false, NULL, &rt);
+		if (rt)
+			BROKEN("--check failed");
+		/* apply again: nothing left to do but a reload it was told to skip */
+		if (run(MODE_APPLY, flags, cmd_apply, false, NULL, &rt) != (owed ? 1u : 0u) || rt)
+			BROKEN("a second apply found more to do");
+		if (flags & F_RECLAIM) {
+			run(MODE_DRY_RUN, flags, cmd_reclaim, false, NULL, &rt);
+			run(MODE_APPLY, flags, cmd_reclaim, false, NULL, &rt);
+			run(MODE_APPLY, flags, cmd_status, false, NULL, &rt);
+			if (rt)
+				BROKEN("reclaim or status failed");
+		}
+	}
+	/* revert leaves what there was before apply, less our drop-ins */
+	before = fingerprint();
+	run(MODE_DRY_RUN, flags, cmd_revert, false, NULL, &rt);
+	if (fingerprint() != before || rt)
+		BROKEN("--dry-run revert changed something, or failed");
+	run(MODE_APPLY, flags, cmd_revert, false, NULL, &rt);
+	if (rt || fingerprint() != clean)
+		BROKEN("revert failed, or left other than there was before apply");
+
+	for (size_t i = 0; i < 4; i++)
+		drop(conf_paths[i]);
+	if (flags & F_LEFTOVERS) {
+		char dir[PATH_MAX];
+
+		drop(ADMIN);
+		/* as before the input: revert may remove an empty .d it finds */
+		snprintf(dir, sizeof(dir), "%s%s", root, ADMIN);
+		*strrchr(dir, '/') = '\0';
+		rmdir(dir);
+	}
+}
 
 static void diag(void *userdata, enum conf_diag level, const char *file, unsigned line,
 		 const char *msg)
@@ -51,7 +316,7 @@ static void exercise(const struct conf *c)
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void parser(const uint8_t *data, size_t size)
 {
 	struct conf merged, one, two;
 	char *text = malloc(size + 1);
@@ -74,5 +339,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_policy_file(text, &pol);
 	parse_enabled_file(text, &pol);
 	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned flags = 2 << 1;	/* fg */
+
+	if (!root[0])
+		setup();
+	parser(data, size);
+	if (size && (data[0] & 0x80)) {
+		flags = data[0];
+		data++;
+		size--;
+	}
+	cycle(flags, data, size);
 	return 0;
 }

@@ -8,15 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "tune.h"
 
 /* The sanitizers exit with this (see TESTENV in systemd/Makefile), so a
  * finding in a child is never mistaken for the program's own status. */
 #define SANITIZER_STATUS 66
+/* A run that blocks (a FIFO read, say) fails its test instead of hanging
+ * the whole suite: SIGALRM ends it, seen as status 128 + 14. */
+#define CHILD_TIMEOUT_S 20
 
 static unsigned n_tests, n_failed, cur_failures;
 
@@ -186,6 +192,55 @@ void fake_remove(struct fake *f, const char *logical)
 		die(path);
 }
 
+void fake_chmod(struct fake *f, const char *logical, mode_t mode)
+{
+	char path[PATH_MAX];
+
+	real_path(f, logical, path, sizeof(path));
+	if (chmod(path, mode) < 0)
+		die(path);
+}
+
+bool fake_chown(struct fake *f, const char *logical, uid_t uid)
+{
+	char path[PATH_MAX];
+
+	real_path(f, logical, path, sizeof(path));
+	return lchown(path, uid, (gid_t)-1) == 0;
+}
+
+void fake_mkfifo(struct fake *f, const char *logical)
+{
+	char path[PATH_MAX];
+
+	real_path(f, logical, path, sizeof(path));
+	mkdir_parent(path);
+	if (mkfifo(path, 0644) < 0)
+		die(path);
+}
+
+/* The mounts go into a mount namespace of this process's own, made on
+ * first use, so that none outlives the test run. */
+bool fake_tmpfs(struct fake *f, const char *logical, const char *size)
+{
+	static bool private;
+	char path[PATH_MAX], opts[64];
+
+	if (!private) {
+		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			return false;
+		private = true;
+	}
+	fake_mkdir(f, logical);
+	real_path(f, logical, path, sizeof(path));
+	snprintf(opts, sizeof(opts), "size=%s,mode=0755", size);
+	if (mount("tune-test", path, "tmpfs", 0, opts) < 0)
+		return false;
+	if (f->n_mounts < sizeof(f->mounts) / sizeof(f->mounts[0]))
+		snprintf(f->mounts[f->n_mounts++], sizeof(f->mounts[0]), "%s", path);
+	return true;
+}
+
 void fake_cgroup(struct fake *f, const char *dir)
 {
 	static const char *const files[][2] = {
@@ -213,6 +268,7 @@ void fake_init(struct fake *f)
 	if (!mkdtemp(f->root))
 		die("mkdtemp");
 	f->log[0] = '\0';
+	f->n_mounts = 0;
 	fake_write(f, "/sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
 	fake_write(f, "/sys/kernel/mm/lru_gen/policy", "classic mglru [fg]\n");
 	fake_write(f, "/sys/kernel/mm/lru_gen/enabled", "0x0007\n");
@@ -235,6 +291,8 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void fake_cleanup(struct fake *f)
 {
+	while (f->n_mounts > 0)
+		umount2(f->mounts[--f->n_mounts], MNT_DETACH);
 	nftw(f->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	unsetenv("MGLRU_FG_TUNE_SYSTEMCTL");
 }
@@ -292,6 +350,7 @@ static void run_child(struct result *r, bool exec, char **argv, int argc)
 	if (pid == 0) {
 		dup2(out, 1);
 		dup2(err, 2);
+		alarm(CHILD_TIMEOUT_S);
 		if (exec) {
 			execv(argv[0], argv);
 			_exit(127);
@@ -344,4 +403,26 @@ void result_free(struct result *r)
 	free(r->out);
 	free(r->err);
 	r->out = r->err = NULL;
+}
+
+void check_file(struct fake *f, const char *path, const char *want, const char *file, int line)
+{
+	char *got = fake_read(f, path);
+
+	if (!want && got)
+		h_fail(file, line, "%s exists, with:\n%s", path, got);
+	else if (want && !got)
+		h_fail(file, line, "%s is missing", path);
+	else if (want && strcmp(got, want) != 0)
+		h_fail(file, line, "%s is:\n%s\nwant:\n%s", path, got, want);
+	free(got);
+}
+
+void check_log(struct fake *f, const char *want, const char *file, int line)
+{
+	char *got = fake_systemctl_log(f);
+
+	if (strcmp(got, want) != 0)
+		h_fail(file, line, "systemctl calls:\n%s\nwant:\n%s", got, want);
+	free(got);
 }

@@ -32,6 +32,8 @@ int h_summary(void);
 struct fake {
 	char root[PATH_MAX];
 	char log[PATH_MAX];	/* the fake systemctl's log */
+	char mounts[4][PATH_MAX];	/* fake_tmpfs(), unmounted by fake_cleanup() */
+	unsigned n_mounts;
 };
 
 /* A tree with cgroup2, lru_gen (policy fg, enabled 0x0007, min_ttl_ms 0),
@@ -47,6 +49,13 @@ void fake_remove(struct fake *f, const char *logical);
 int fake_stat(struct fake *f, const char *logical, struct stat *st);
 /* Sets a file's mtime to a fixed past time, to see if it is rewritten. */
 void fake_age(struct fake *f, const char *logical);
+void fake_chmod(struct fake *f, const char *logical, mode_t mode);
+/* false if not permitted (only root may give a file away). */
+bool fake_chown(struct fake *f, const char *logical, uid_t uid);
+void fake_mkfifo(struct fake *f, const char *logical);
+/* A tmpfs of `size` (mount(8) syntax) at a directory, to run out of
+ * space on; false if mounting is not permitted. */
+bool fake_tmpfs(struct fake *f, const char *logical, const char *size);
 /* A slice cgroup directory with the memory files of an unlimited cgroup. */
 void fake_cgroup(struct fake *f, const char *logical_dir);
 /* A systemctl that logs its arguments and exits with `status`. */

@@ -7,45 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "harness.h"
 #include "tests.h"
 
-#define VENDOR "/usr/lib/mglru-fg/tune.d/50-default.conf"
-#define LOCAL "/etc/mglru-fg/tune.d/90-local.conf"
-#define SYS_DROPIN "/run/systemd/system/system.slice.d/50-mglru-fg-tune.conf"
-#define MIN_TTL "/sys/kernel/mm/lru_gen/min_ttl_ms"
-#define MARKER "/run/mglru-fg/reload-pending"
-#define SYS_CG "/sys/fs/cgroup/system.slice"
-#define DROPIN_HEAD "# Written by mglru-fg-tune(8) from mglru-fg-tune.conf(5). Do not edit:\n" \
-		    "# the next \"mglru-fg-tune apply\" replaces or removes this file.\n[Slice]\n"
-
-static void check_file(struct fake *f, const char *path, const char *want, const char *file,
-		       int line)
-{
-	char *got = fake_read(f, path);
-
-	if (!want && got)
-		h_fail(file, line, "%s exists, with:\n%s", path, got);
-	else if (want && !got)
-		h_fail(file, line, "%s is missing", path);
-	else if (want && strcmp(got, want) != 0)
-		h_fail(file, line, "%s is:\n%s\nwant:\n%s", path, got, want);
-	free(got);
-}
-#define CHECK_FILE(f, p, w) check_file(f, p, w, __FILE__, __LINE__)
-
-static void check_log(struct fake *f, const char *want, const char *file, int line)
-{
-	char *got = fake_systemctl_log(f);
-
-	if (strcmp(got, want) != 0)
-		h_fail(file, line, "systemctl calls:\n%s\nwant:\n%s", got, want);
-	free(got);
-}
-#define CHECK_SYSTEMCTL(f, w) check_log(f, w, __FILE__, __LINE__)
-
 /* Vendor MinTTL for fg, a local file for system.slice. */
-static void standard(struct fake *f)
+void standard(struct fake *f)
 {
 	fake_init(f);
 	fake_systemctl(f, 0);
@@ -58,7 +25,7 @@ static void standard(struct fake *f)
 		   "ManagedOOMMemoryPressureLimit=60%\n");
 }
 
-static const char standard_dropin[] = DROPIN_HEAD
+const char standard_dropin[] = DROPIN_HEAD
 	"MemoryHigh=1000000\n"
 	"MemoryMax=8589934592\n"
 	"ManagedOOMMemoryPressure=kill\n"
@@ -414,17 +381,29 @@ static void test_config_errors(void)
 	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d/95-bad.conf:3: MemoryHigh=lots: expected a number\n");
 	CHECK_HAS(r.err, "<4>/etc/mglru-fg/tune.d/95-bad.conf:4: unknown key Bogus=, ignoring it\n");
 	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d/95-bad.conf: 1 error, nothing from this file is applied\n");
-	/* the other files still are; the vendor MinTTL comes after 10-good */
-	CHECK_FILE(&f, MIN_TTL, "1000\n");
-	CHECK_FILE(&f, SYS_DROPIN, standard_dropin);
+	/* nor from the others: nothing changes while any file is broken */
+	CHECK_HAS(r.err, "<3>the configuration has errors in 1 file: nothing is changed, "
+			 "drop-ins and min_ttl_ms stay as they are\n");
+	CHECK_FILE(&f, MIN_TTL, "0\n");
+	CHECK_FILE(&f, SYS_DROPIN, NULL);
+	CHECK_SYSTEMCTL(&f, "");
+	result_free(&r);
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_STR(r.out, "nothing to change: the configuration has errors\n");
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_STR(r.out, "not compared: the configuration has errors\n");
 	result_free(&r);
 
-	/* unreadable and oversized files are errors of that file alone */
+	/* unreadable and oversized files are errors too */
 	fake_remove(&f, "/etc/mglru-fg/tune.d/95-bad.conf");
 	fake_mkdir(&f, "/etc/mglru-fg/tune.d/30-dir.conf");
 	tune_run(&f, &r, "apply", NULL);
 	CHECK_INT(r.status, 2);
-	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d/30-dir.conf: cannot read: Is a directory, nothing from this file is applied\n");
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d/30-dir.conf: refused: not a regular file (a directory), "
+			 "nothing from this file is applied\n");
 	result_free(&r);
 	{
 		char *big = malloc((1 << 20) + 16);
@@ -549,7 +528,7 @@ static void test_bad_flags(void)
 			h_fail(__FILE__, __LINE__, "%s %s: status %d", cases[i][0],
 			       cases[i][1] ? cases[i][1] : "", r.status);
 		CHECK_HAS(r.err, want);
-		CHECK_HAS(r.err, "Usage: mglru-fg-tune [OPTIONS] [apply|status|reclaim]");
+		CHECK_HAS(r.err, "Usage: mglru-fg-tune [OPTIONS] [apply|status|reclaim|revert]\n");
 		CHECK_STR(r.out, "");
 		result_free(&r);
 	}
@@ -640,7 +619,7 @@ static void test_stale_and_missing(void)
 	fake_write(&f, LOCAL, "[Slice system.slice]\nMemoryHigh=huge\n");
 	tune_run(&f, &r, "apply", NULL);
 	CHECK_INT(r.status, 2);
-	CHECK_HAS(r.err, "<5>the configuration has errors: keeping drop-ins of slices it no longer names\n");
+	CHECK_HAS(r.err, "<3>the configuration has errors in 1 file: nothing is changed");
 	CHECK_FILE(&f, SYS_DROPIN, standard_dropin);
 	result_free(&r);
 
@@ -652,10 +631,11 @@ static void test_stale_and_missing(void)
 	result_free(&r);
 	tune_run(&f, &r, "apply", NULL);
 	CHECK_INT(r.status, 0);
-	CHECK_HAS(r.err, "<5>nope.slice skipped: no cgroup at /sys/fs/cgroup/nope.slice\n");
 	CHECK_HAS(r.err, "<6>removed " SYS_DROPIN "\n");
 	CHECK_FILE(&f, SYS_DROPIN, NULL);
-	CHECK_FILE(&f, "/run/systemd/system/nope.slice.d/50-mglru-fg-tune.conf", NULL);
+	/* written although nope.slice is not running (test_apply.c) */
+	CHECK_FILE(&f, "/run/systemd/system/nope.slice.d/50-mglru-fg-tune.conf",
+		   DROPIN_HEAD "MemoryHigh=1073741824\n");
 	CHECK_FILE(&f, "/run/systemd/system/system.slice.d/10-admin.conf", "[Slice]\nCPUWeight=5\n");
 	CHECK_FILE(&f, "/run/systemd/system/other.slice.d/10-admin.conf", "[Slice]\nMemoryMax=1G\n");
 	CHECK_SYSTEMCTL(&f, "daemon-reload\ndaemon-reload\n");
@@ -840,11 +820,11 @@ void tests_cli(void)
 	h_run("status: policy, settings, counters", test_status);
 	h_run("reclaim: memory.reclaim, swappiness, interval, caps", test_reclaim);
 	h_run("exit 77: no cgroup2, no lru_gen", test_not_applicable);
-	h_run("exit 2: a bad file is skipped whole, others apply", test_config_errors);
+	h_run("exit 2: a bad file is reported with file:line, nothing changes", test_config_errors);
 	h_run("exit 1: runtime errors", test_runtime_errors);
 	h_run("bad command lines: message, usage, exit 2, no change", test_bad_flags);
 	h_run("policy: classic skips MinTTL, ApplyWhenPolicy, ExpectPolicy, enabled", test_policy_conditions);
-	h_run("stale drop-ins, missing cgroups", test_stale_and_missing);
+	h_run("stale drop-ins, slices without a cgroup", test_stale_and_missing);
 	h_run("--no-reload and --root without systemctl", test_no_reload_and_root);
 	h_run("prefix slices: drop-ins, check, status", test_prefix_slices);
 	h_run("--cat-config", test_cat_config);

@@ -302,11 +302,15 @@ static void test_slice_names(void)
 	name_bad("a b.slice");
 	name_bad("a/b.slice");
 	name_bad("a@b.slice");
+	/* 231 characters: "reclaim-NAME.stamp.tmpXXXXXX" then fills 255 */
 	memset(long_name, 'a', sizeof(long_name));
-	strcpy(long_name + 250, ".slice");
+	strcpy(long_name + 226, ".slice");
 	name_bad(long_name);
-	strcpy(long_name + 249, ".slice");
+	strcpy(long_name + 225, ".slice");
 	name_ok(long_name, false);
+	memset(long_name, 'a', sizeof(long_name));
+	strcpy(long_name + 249, ".slice");
+	name_bad(long_name);
 	/* found by the fuzzer: 120 levels of cgroups */
 	for (int i = 0; i < 240; i += 2)
 		memcpy(long_name + i, "a-", 2);

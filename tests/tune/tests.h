@@ -5,5 +5,8 @@
 void tests_values(void);
 void tests_conf(void);
 void tests_cli(void);
+void tests_apply(void);
+void tests_files(void);
+void tests_revert(void);
 
 #endif

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* revert: undo apply, for package removal. The /run drop-ins and
+ * min_ttl_ms would otherwise stay in force until the next boot. It reads
+ * no configuration (which may be broken, or already gone) and needs no
+ * multi-gen LRU: what it removes is what state.c says apply left. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "log.h"
+#include "tune.h"
+#include "util.h"
+
+struct undo {
+	struct tune *t;
+	unsigned changes;
+	bool dropins_removed;
+};
+
+/* Prints the step under --dry-run, does it otherwise. */
+static void step_remove(struct undo *u, const char *path)
+{
+	struct tune *t = u->t;
+	int e;
+
+	u->changes++;
+	if (t->mode == MODE_DRY_RUN) {
+		printf("remove %s\n", path);
+		return;
+	}
+	e = remove_file(t->root, path);
+	if (e < 0 && e != -ENOENT) {
+		u->changes--;
+		runtime_error(t, "cannot remove %s: %s", path, strerror(-e));
+		return;
+	}
+	log_info("removed %s", path);
+}
+
+/* Back to the value from before the first apply, unless someone else has
+ * set it since: then theirs is the one to keep. */
+static void revert_min_ttl(struct undo *u)
+{
+	struct tune *t = u->t;
+	uint64_t orig, written, cur;
+	char buf[40];
+	int e = min_ttl_saved(t, &orig, &written);
+
+	if (e == -ENOENT)
+		return;
+	if (e < 0) {
+		runtime_error(t, "cannot read " MIN_TTL_SAVED ": %s", strerror(-e));
+		return;
+	}
+	e = read_u64(t->root, LRU_GEN_DIR "/min_ttl_ms", &cur);
+	if (e < 0) {
+		log_notice("cannot read " LRU_GEN_DIR "/min_ttl_ms (%s): nothing to restore",
+			   strerror(-e));
+	} else if (cur < written || cur - written >= JIFFY_SLACK_MS) {
+		log_notice("min_ttl_ms is %llu, not the %llu mglru-fg-tune wrote: left as it is",
+			   (unsigned long long)cur, (unsigned long long)written);
+	} else if (t->mode == MODE_DRY_RUN) {
+		printf("min_ttl_ms: %llu -> %llu (as before mglru-fg-tune)\n",
+		       (unsigned long long)cur, (unsigned long long)orig);
+		u->changes++;
+	} else {
+		snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)orig);
+		e = write_value(t->root, LRU_GEN_DIR "/min_ttl_ms", buf);
+		if (e < 0) {
+			/* The record stays, so that a second try can still restore it. */
+			runtime_error(t, "cannot write " LRU_GEN_DIR "/min_ttl_ms: %s", strerror(-e));
+			return;
+		}
+		log_info("min_ttl_ms: %llu -> %llu (as before mglru-fg-tune)",
+			 (unsigned long long)cur, (unsigned long long)orig);
+		u->changes++;
+	}
+	if (t->mode == MODE_APPLY && (e = remove_file(t->root, MIN_TTL_SAVED)) < 0 && e != -ENOENT)
+		log_warning("cannot remove " MIN_TTL_SAVED ": %s", strerror(-e));
+}
+
+static void revert_dropins(struct undo *u)
+{
+	struct tune *t = u->t;
+	size_t n;
+	char **names = dropin_slices(t, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		int e;
+
+		if (dropin_path(names[i], path, sizeof(path)) < 0 || !path_exists(t->root, path))
+			continue;
+		u->changes++;
+		u->dropins_removed = true;
+		if (t->mode == MODE_DRY_RUN) {
+			printf("remove %s\n", path);
+		} else if ((e = dropin_remove(t, path)) < 0) {
+			u->changes--;
+			runtime_error(t, "cannot remove %s: %s", path, strerror(-e));
+		} else {
+			log_info("removed %s", path);
+		}
+	}
+	free_strv(names, n);
+}
+
+/* The reclaim stamps: only the next reclaim round would read them. */
+static void revert_stamps(struct undo *u)
+{
+	struct tune *t = u->t;
+	char real[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (path_join(t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name), pre = strlen(STAMP_PREFIX), suf = strlen(STAMP_SUFFIX);
+		char path[PATH_MAX];
+
+		if (len <= pre + suf || strncmp(de->d_name, STAMP_PREFIX, pre) != 0 ||
+		    strcmp(de->d_name + len - suf, STAMP_SUFFIX) != 0 ||
+		    (size_t)snprintf(path, sizeof(path), STATE_DIR "/%s", de->d_name) >= sizeof(path))
+			continue;
+		step_remove(u, path);
+	}
+	closedir(d);
+}
+
+static void revert_reload(struct undo *u)
+{
+	struct tune *t = u->t;
+	bool pending = path_exists(t->root, RELOAD_PENDING);
+
+	if (!u->dropins_removed && !pending)
+		return;
+	if (t->mode == MODE_DRY_RUN) {
+		printf("run systemctl daemon-reload\n");
+		return;
+	}
+	if (t->no_reload) {
+		if (u->dropins_removed)
+			reload_mark(t);
+		log_notice("--no-reload: not running systemctl daemon-reload");
+		return;
+	}
+	reload_now(t);
+}
+
+int cmd_revert(struct tune *t)
+{
+	struct undo u = { .t = t };
+	char real[PATH_MAX];
+
+	revert_min_ttl(&u);
+	revert_dropins(&u);
+	revert_stamps(&u);
+	revert_reload(&u);
+	/* systemd made it (RuntimeDirectory=) but keeps it (...Preserve=yes);
+	 * only if empty, since /run/mglru-fg/tune.d is configuration. */
+	if (t->mode == MODE_APPLY && path_join(t->root, STATE_DIR, real, sizeof(real)) == 0)
+		rmdir(real);
+	t->changes = u.changes;
+	if (t->mode == MODE_DRY_RUN && u.changes)
+		printf("%u change%s planned\n", u.changes, u.changes == 1 ? "" : "s");
+	else if (t->mode == MODE_DRY_RUN)
+		printf("nothing to revert\n");
+	else if (u.changes)
+		log_info("%u change%s reverted", u.changes, u.changes == 1 ? "" : "s");
+	else if (!t->runtime_errors)
+		log_info("nothing to revert");
+	return 0;
+}

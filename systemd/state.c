@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What apply leaves behind besides the kernel's own files: drop-ins, the
+ * reload marker, reclaim stamps and the min_ttl_ms it replaced. Kept in
+ * one place so that revert undoes exactly what apply and reclaim do. */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsio.h"
+#include "log.h"
+#include "tune.h"
+#include "util.h"
+
+int dropin_path(const char *slice, char *buf, size_t n)
+{
+	int w = snprintf(buf, n, DROPIN_DIR "/%s.d/" DROPIN_NAME, slice);
+
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dropin_slices(struct tune *t, size_t *n_out)
+{
+	char real[PATH_MAX], **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*n_out = 0;
+	if (path_join(t->root, DROPIN_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 8 && strcmp(de->d_name + len - 8, ".slice.d") == 0) {
+			names = grow(names, &cap, n, sizeof(*names));
+			names[n++] = xstrndup(de->d_name, len - 2);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*n_out = n;
+	return names;
+}
+
+void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int dropin_remove(struct tune *t, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	int e = remove_file(t->root, path);
+
+	if (e < 0 && e != -ENOENT)
+		return e;
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	/* Only if empty: the directory may hold the administrator's files. */
+	if (path_join(t->root, dir, real, sizeof(real)) == 0)
+		rmdir(real);
+	return 0;
+}
+
+void reload_mark(struct tune *t)
+{
+	int e = write_file_atomic(t->root, RELOAD_PENDING, "");
+
+	if (e < 0)
+		log_warning("cannot write " RELOAD_PENDING ": %s", strerror(-e));
+}
+
+int reload_now(struct tune *t)
+{
+	int e;
+
+	if (tune_systemctl(t, "daemon-reload") < 0)
+		return -1;
+	e = remove_file(t->root, RELOAD_PENDING);
+	if (e < 0 && e != -ENOENT)
+		log_warning("cannot remove " RELOAD_PENDING ": %s", strerror(-e));
+	return 0;
+}
+
+/* "ORIGINAL WRITTEN\n": the value before the first write, kept across
+ * applies, and the last value written, so that revert can tell whether
+ * someone else has changed it since. */
+int min_ttl_saved(struct tune *t, uint64_t *orig, uint64_t *written)
+{
+	char buf[64], end;
+	unsigned long long o, w;
+	int e = read_value(t->root, MIN_TTL_SAVED, buf, sizeof(buf));
+
+	if (e < 0)
+		return e;
+	if (buf[0] < '0' || buf[0] > '9' || sscanf(buf, "%llu %llu%c", &o, &w, &end) != 2)
+		return -EINVAL;
+	*orig = o;
+	*written = w;
+	return 0;
+}
+
+int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want)
+{
+	uint64_t orig = cur, last;
+	char buf[64];
+
+	if (min_ttl_saved(t, &orig, &last) < 0)
+		orig = cur;
+	snprintf(buf, sizeof(buf), "%" PRIu64 " %" PRIu64 "\n", orig, want);
+	return write_file_atomic(t->root, MIN_TTL_SAVED, buf);
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* apply, --check and --dry-run where the review found them wrong:
+ * slices without a cgroup, files with errors, a full /run, the longest
+ * slice names and what --dry-run shows for prefix sections. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "harness.h"
+#include "tests.h"
+
+#define DROPIN(s) "/run/systemd/system/" s ".d/50-mglru-fg-tune.conf"
+
+/* At boot user-1000.slice does not exist yet; its drop-in must be there
+ * when it starts, or the user gets the prefix's limit. */
+static void test_inactive_slice_written(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_write(&f, LOCAL, "[Slice user-.slice]\nMemoryMax=8G\n"
+			      "[Slice user-1000.slice]\nMemoryMax=12G\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, DROPIN("user-1000.slice"), DROPIN_HEAD "MemoryMax=12884901888\n");
+	CHECK_FILE(&f, DROPIN("user-.slice"), DROPIN_HEAD "MemoryMax=8589934592\n");
+	CHECK_LACKS(r.err, "skipped");
+	CHECK_SYSTEMCTL(&f, "daemon-reload\n");
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* A slice that stopped keeps a drop-in that no longer matches the
+ * configuration: --check must see it and apply must fix it. */
+static void test_inactive_stale(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_remove(&f, VENDOR);
+	fake_mkdir(&f, "/sys/fs/cgroup/app.slice");
+	fake_write(&f, LOCAL, "[Slice app.slice]\nMemoryHigh=1G\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, DROPIN("app.slice"), DROPIN_HEAD "MemoryHigh=1073741824\n");
+	result_free(&r);
+
+	fake_remove(&f, "/sys/fs/cgroup/app.slice");
+	fake_write(&f, LOCAL, "[Slice app.slice]\nMemoryHigh=2G\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_STR(r.out, "drift: " DROPIN("app.slice") ": differs from the configuration\n"
+			 "1 drifted item\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, DROPIN("app.slice"), DROPIN_HEAD "MemoryHigh=2147483648\n");
+	CHECK_SYSTEMCTL(&f, "daemon-reload\ndaemon-reload\n");
+	result_free(&r);
+
+	/* still configured, but with nothing for the drop-in */
+	fake_write(&f, LOCAL, "[Slice app.slice]\nProactiveReclaim=1M\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.out, "drift: " DROPIN("app.slice") ": left over, nothing configured\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK(!fake_exists(&f, "/run/systemd/system/app.slice.d"));
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* 60-b.conf shares system.slice with 10-a.conf; once it breaks, the
+ * MemoryMax= it set must stay in force, and so must everything else. */
+static void test_config_error_keeps_all(void)
+{
+	struct fake f;
+	struct result r;
+	struct stat st;
+
+	standard(&f);
+	fake_remove(&f, LOCAL);
+	fake_mkdir(&f, "/sys/fs/cgroup/app.slice");
+	fake_write(&f, "/etc/mglru-fg/tune.d/10-a.conf", "[Slice system.slice]\nMemoryHigh=1G\n");
+	fake_write(&f, "/etc/mglru-fg/tune.d/60-b.conf", "[Global]\nMinTTL=2s\n"
+		   "[Slice system.slice]\nMemoryMax=2G\n[Slice app.slice]\nMemoryLow=1M\n");
+	tune_run(&f, &r, "--no-reload", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, SYS_DROPIN, DROPIN_HEAD "MemoryHigh=1073741824\nMemoryMax=2147483648\n");
+	CHECK_FILE(&f, MIN_TTL, "2000\n");
+	CHECK(fake_exists(&f, MARKER));
+	result_free(&r);
+	fake_age(&f, SYS_DROPIN);
+	fake_age(&f, DROPIN("app.slice"));
+
+	fake_write(&f, "/etc/mglru-fg/tune.d/60-b.conf", "[Global]\nMinTTL=2s\n"
+		   "[Slice system.slice]\nMemoryMax=2G\nMemoryLow=lots\n[Slice app.slice]\nMemoryLow=1M\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d/60-b.conf:5: MemoryLow=lots: expected a number\n");
+	CHECK_FILE(&f, SYS_DROPIN, DROPIN_HEAD "MemoryHigh=1073741824\nMemoryMax=2147483648\n");
+	CHECK_INT(fake_stat(&f, SYS_DROPIN, &st), 0);
+	CHECK_INT(st.st_mtime, 1000000000);
+	CHECK_FILE(&f, DROPIN("app.slice"), DROPIN_HEAD "MemoryLow=1048576\n");
+	CHECK_INT(fake_stat(&f, DROPIN("app.slice"), &st), 0);
+	CHECK_INT(st.st_mtime, 1000000000);
+	CHECK_FILE(&f, MIN_TTL, "2000\n");	/* not the vendor's 1000 */
+	/* not even the reload --no-reload left pending */
+	CHECK_SYSTEMCTL(&f, "");
+	CHECK(fake_exists(&f, MARKER));
+	result_free(&r);
+
+	/* fixed: now the change is made, and the pending reload done */
+	fake_write(&f, "/etc/mglru-fg/tune.d/60-b.conf", "[Slice app.slice]\nMemoryLow=1M\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, SYS_DROPIN, DROPIN_HEAD "MemoryHigh=1073741824\n");
+	CHECK_FILE(&f, MIN_TTL, "1000\n");
+	CHECK_SYSTEMCTL(&f, "daemon-reload\n");
+	CHECK(!fake_exists(&f, MARKER));
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* /run/systemd/system full: an error, and no claim that anything was
+ * written or needs reloading; nothing of the failed write stays. */
+static void test_enospc(void)
+{
+	struct fake f;
+	struct result r;
+	char filler[4097];
+
+	standard(&f);
+	fake_remove(&f, VENDOR);	/* so that the drop-in is the only change */
+	if (!fake_tmpfs(&f, "/run/systemd/system", "4k")) {
+		printf("# skip: cannot mount a tmpfs here (not root?)\n");
+		fake_cleanup(&f);
+		return;
+	}
+	memset(filler, 'x', sizeof(filler) - 1);
+	filler[sizeof(filler) - 1] = '\0';
+	fake_write(&f, "/run/systemd/system/filler", filler);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.err, "<3>cannot write " SYS_DROPIN ": No space left on device\n");
+	CHECK_LACKS(r.err, "change");
+	CHECK_LACKS(r.err, "daemon-reload");
+	CHECK_LACKS(r.err, "MemoryHigh");
+	CHECK_SYSTEMCTL(&f, "");
+	CHECK(!fake_exists(&f, MARKER));
+	CHECK(!fake_exists(&f, "/run/systemd/system/system.slice.d"));
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_LACKS(r.out, "reloaded");
+	result_free(&r);
+
+	fake_remove(&f, "/run/systemd/system/filler");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, SYS_DROPIN, standard_dropin);
+	CHECK_HAS(r.err, "<6>1 change applied\n");
+	CHECK_SYSTEMCTL(&f, "daemon-reload\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* The longest name the parser takes must work everywhere a name is
+ * used: drop-in directory, cgroup, reclaim stamp (and its temporary). */
+static void test_longest_slice_name(void)
+{
+	char name[300], cg[400], conf[600], path[600];
+	struct fake f;
+	struct result r;
+
+	memset(name, 'a', 225);
+	strcpy(name + 225, ".slice");	/* 231 characters */
+	standard(&f);
+	fake_remove(&f, VENDOR);
+	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/%s", name);
+	fake_cgroup(&f, cg);
+	snprintf(conf, sizeof(conf), "[Slice %s]\nMemoryHigh=1G\nProactiveReclaim=4K\n", name);
+	fake_write(&f, LOCAL, conf);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	snprintf(path, sizeof(path), "/run/systemd/system/%s.d/50-mglru-fg-tune.conf", name);
+	CHECK_FILE(&f, path, DROPIN_HEAD "MemoryHigh=1073741824\n");
+	result_free(&r);
+	tune_run(&f, &r, "reclaim", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_LACKS(r.err, "<4>");
+	snprintf(path, sizeof(path), "/run/mglru-fg/reclaim-%s.stamp", name);
+	CHECK(fake_exists(&f, path));
+	result_free(&r);
+
+	/* one more is refused when parsed, with the reason */
+	memset(name, 'a', 226);
+	strcpy(name + 226, ".slice");
+	snprintf(conf, sizeof(conf), "[Slice %s]\nMemoryHigh=1G\n", name);
+	fake_write(&f, LOCAL, conf);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, ": slice name too long: at most 231 characters, so that the file names "
+			 "derived from it fit in 255 bytes\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* A prefix drop-in applies to the matching slices, not to the parent
+ * slice whose directory they share: those are what "now" must show. */
+static void test_dry_run_prefix_now(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_remove(&f, VENDOR);
+	fake_cgroup(&f, "/sys/fs/cgroup/user.slice");
+	fake_write(&f, "/sys/fs/cgroup/user.slice/memory.max", "17179869184\n");
+	fake_cgroup(&f, "/sys/fs/cgroup/user.slice/user-1000.slice");
+	fake_cgroup(&f, "/sys/fs/cgroup/user.slice/user-1001.slice");
+	fake_write(&f, LOCAL, "[Slice user-.slice]\nMemoryMax=8G\n"
+			      "[Slice machine-.slice]\nMemoryLow=1M\n");
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.out, "user-.slice MemoryMax: - -> 8589934592 (" LOCAL
+			 ":2; memory.max now max in 2 slices)\n");
+	CHECK_HAS(r.out, "machine-.slice MemoryLow: - -> 1048576 (" LOCAL ":4)\n");
+	CHECK_LACKS(r.out, "17179869184");
+	result_free(&r);
+
+	fake_write(&f, "/sys/fs/cgroup/user.slice/user-1001.slice/memory.max", "8589934592\n");
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_HAS(r.out, "(" LOCAL ":2; memory.max now varies across 2 slices)\n");
+	result_free(&r);
+
+	/* user-1000.slice's own section decides it: the prefix has one left */
+	fake_write(&f, LOCAL, "[Slice user-.slice]\nMemoryMax=8G\n"
+			      "[Slice user-1000.slice]\nMemoryHigh=1G\n");
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_HAS(r.out, "user-.slice MemoryMax: - -> 8589934592 (" LOCAL
+			 ":2; memory.max now 8589934592 in user-1001.slice)\n");
+	CHECK_HAS(r.out, "user-1000.slice MemoryMax: - -> 8589934592 (" LOCAL
+			 ":2; memory.max now max)\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+void tests_apply(void)
+{
+	h_run("apply: an exact slice without a cgroup still gets its drop-in",
+	      test_inactive_slice_written);
+	h_run("apply, --check: a stale drop-in of a configured slice without a cgroup",
+	      test_inactive_stale);
+	h_run("config errors: every drop-in, min_ttl_ms and a pending reload stay",
+	      test_config_error_keeps_all);
+	h_run("ENOSPC: no marker, no reload, no change claimed, no empty .d left", test_enospc);
+	h_run("slice names: the longest accepted works end to end, one more is refused",
+	      test_longest_slice_name);
+	h_run("--dry-run: a prefix section's \"now\" is its matching slices'",
+	      test_dry_run_prefix_now);
+}

@@ -7,7 +7,7 @@ ARCH     ?= $(HOST_ARCH)
 ARCHES   ?= x86_64 arm64 riscv64
 FLAVOUR  ?= virt
 POLICY   ?= fg
-# smoke-all: the three policies, plus what issue-style boot checks need:
+# smoke-all: the three policies, plus the boot parameter cases:
 # an alias, an invalid value and no lru_gen= at all.
 POLICIES ?= classic mglru fg 1 bogus default
 JOBS     ?= $(shell nproc)

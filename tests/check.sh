@@ -45,7 +45,7 @@ done
 SMOKE_TAG=stress-slice SMOKE_SUITE=stress SMOKE_OPTS=--seconds,30,--toggles,10 \
 	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" mglru
 # The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
-# The benchmark's yardstick against the reference values.
+# The benchmark's yardstick against its reference table of ideal and LRU miss ratios.
 zipf_limits() {
 	gcc -O2 -Wall -Werror -o "$BUILD/zipf-limits" "$TOP/tests/bench/zipf-limits.c" -lm && "$BUILD/zipf-limits" --check
 }

@@ -16,7 +16,7 @@ export JOBS KERNEL KMODDIR
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan soak kselftest-compare fg-check bench bench-quick \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick \
 	memcg-check check-series deb rpm packages \
 	check check-all clean help
 
@@ -38,6 +38,7 @@ help:
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
 	@echo "make stress          debug kernel, each policy: 100 policy toggles, all access paths (ARCH)"
 	@echo "make kcsan           kcsan kernel (x86_64), fg and mglru: the stress suite under the race detector"
+	@echo "make fuzz-kernel     debug kernel, each policy: trinity, stress-ng; fg and mglru: pressure suite with faults"
 	@echo "make soak            debug kernels looping the pressure suite (SOAK=x86_64:30 ...)"
 	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH)"
@@ -107,6 +108,23 @@ kcsan: deps
 			SMOKE_OPTS=--seconds,$(STRESS_SECONDS),--toggles,20 \
 			SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run x86_64 "fg mglru" || rc=1; \
 		done; exit $$rc
+
+# Tools we did not write, on the debug flavour (ARCH = the host's): trinity
+# for FUZZ_SECONDS and each stress-ng stressor for 10 s under every
+# policy, then the pressure suite under fg and mglru with FAIL_PERCENT of
+# the workloads' allocations failed (fault injection). One boot each.
+FUZZ_SECONDS ?= 600
+FAIL_PERCENT ?= 3
+fuzz-kernel: deps
+	k=$$(scripts/build-kernel $(HOST_ARCH) debug | tail -n1) && [ -f "$$k" ] || exit 1; \
+		rc=0; \
+		KERNEL=$$k SMOKE_TAG=trinity SMOKE_SUITE=fuzz SMOKE_OPTS=--only,trinity,--seconds,$(FUZZ_SECONDS) \
+			SMOKE_TIMEOUT=$$(($(FUZZ_SECONDS) + 1800)) tests/smoke/run $(HOST_ARCH) "classic mglru fg" || rc=1; \
+		KERNEL=$$k SMOKE_TAG=stress-ng SMOKE_SUITE=fuzz SMOKE_OPTS=--only,stress-ng,--seconds,100 \
+			SMOKE_TIMEOUT=3600 tests/smoke/run $(HOST_ARCH) "classic mglru fg" || rc=1; \
+		KERNEL=$$k SMOKE_TAG=faults SMOKE_OPTS=--fail,$(FAIL_PERCENT) \
+			SMOKE_TIMEOUT=2400 tests/smoke/run $(HOST_ARCH) "fg mglru" || rc=1; \
+		exit $$rc
 
 # The debug flavour soaked under pressure: SOAK is a list of
 # ARCH:MINUTES[:POLICY,...]. Hours of TCG; not part of check.

@@ -44,6 +44,10 @@ done
 # under three working memcgs, then every access path at once for 30 s.
 SMOKE_TAG=stress-slice SMOKE_SUITE=stress SMOKE_OPTS=--seconds,30,--toggles,10 \
 	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" mglru
+# A 2-minute slice of make fuzz-kernel: trinity on the mm system calls
+# under fg.
+SMOKE_TAG=trinity-slice SMOKE_SUITE=fuzz SMOKE_OPTS=--only,trinity,--seconds,120 SMOKE_TIMEOUT=900 \
+	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" fg
 # The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
 # The benchmark's yardstick against its reference table of ideal and LRU miss ratios.
 zipf_limits() {

@@ -63,8 +63,9 @@ int main(int argc, char **argv)
 	if (!pages)
 		wl_die(2, "--size must be at least one page");
 
-	mem = mmap(NULL, pages * WL_PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	while ((mem = mmap(NULL, pages * WL_PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED && wl_retry())
+		;
 	if (mem == MAP_FAILED)
 		wl_die(1, "mmap %zu pages: %s", pages, strerror(errno));
 	madvise(mem, pages * WL_PAGE, MADV_NOHUGEPAGE);
@@ -73,8 +74,9 @@ int main(int argc, char **argv)
 		wl_fill(mem + i * WL_WORDS, seed, i);
 	if (corrupt)
 		((volatile unsigned char *)mem)[(pages / 2) * WL_PAGE + 123] ^= 0x40;
-	if (pageout && madvise(mem, pages * WL_PAGE, MADV_PAGEOUT))
-		wl_die(1, "MADV_PAGEOUT: %s", strerror(errno));
+	while (pageout && madvise(mem, pages * WL_PAGE, MADV_PAGEOUT))
+		if (!wl_retry())
+			wl_die(1, "MADV_PAGEOUT: %s", strerror(errno));
 
 	for (unsigned long p = 0; p < passes; p++) {
 		for (size_t i = 0; i < pages; i++) {

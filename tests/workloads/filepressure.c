@@ -42,32 +42,35 @@ static void create(const char *path, unsigned long long bytes, unsigned long fil
 
 	if (!stat(path, &st) && (unsigned long long)st.st_size == bytes)
 		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 && wl_retry())
+		;
 	if (fd < 0)
 		wl_die(1, "create %s: %s", path, strerror(errno));
 	for (unsigned long long off = 0; off < bytes; off += CHUNK) {
 		for (unsigned long b = 0; b < CHUNK / WL_PAGE; b++)
 			wl_fill(buf + b * WL_WORDS, seed + file, off / WL_PAGE + b);
-		if (write(fd, buf, CHUNK) != (ssize_t)CHUNK)
+		if (wl_pwrite(fd, buf, CHUNK, off) < 0)
 			wl_die(1, "write %s: %s", path, strerror(errno));
 	}
-	if (fsync(fd) || close(fd))
+	while (fsync(fd))
+		if (!wl_retry())
+			wl_die(1, "fsync %s: %s", path, strerror(errno));
+	if (close(fd))
 		wl_die(1, "fsync %s: %s", path, strerror(errno));
 }
 
 static unsigned long long verify(const char *path, unsigned long long bytes, unsigned long file)
 {
 	static uint64_t buf[CHUNK / sizeof(uint64_t)];
-	int fd = open(path, O_RDONLY);
+	int fd;
 
+	while ((fd = open(path, O_RDONLY)) < 0 && wl_retry())
+		;
 	if (fd < 0)
 		wl_die(1, "open %s: %s", path, strerror(errno));
 	for (unsigned long long off = 0; off < bytes; off += CHUNK) {
-		ssize_t n = pread(fd, buf, CHUNK, off);
-
-		if (n != (ssize_t)CHUNK)
-			wl_die(1, "read %s at %llu: %s", path, off,
-			       n < 0 ? strerror(errno) : "short read");
+		if (wl_pread(fd, buf, CHUNK, off) < 0)
+			wl_die(1, "read %s at %llu: %s", path, off, strerror(errno));
 		for (unsigned long b = 0; b < CHUNK / WL_PAGE; b++) {
 			long w = wl_check(buf + b * WL_WORDS, seed + file, off / WL_PAGE + b);
 
@@ -123,8 +126,9 @@ int main(int argc, char **argv)
 	if (!per)
 		wl_die(2, "--size %llu is too small for %lu files of at least %lu bytes",
 		       size, files, CHUNK);
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		wl_die(1, "mkdir %s: %s", dir, strerror(errno));
+	while (mkdir(dir, 0755) && errno != EEXIST)
+		if (!wl_retry())
+			wl_die(1, "mkdir %s: %s", dir, strerror(errno));
 
 	for (unsigned long i = 0; i < files; i++) {
 		path_of(path, sizeof(path), dir, i);

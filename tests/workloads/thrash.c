@@ -74,10 +74,12 @@ int main(int argc, char **argv)
 	}
 	blocks = size / WL_PAGE;
 	rng = seed * 0x9e3779b97f4a7c15ULL | 1;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		wl_die(1, "mkdir %s: %s", dir, strerror(errno));
+	while (mkdir(dir, 0755) && errno != EEXIST)
+		if (!wl_retry())
+			wl_die(1, "mkdir %s: %s", dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/thrash-%lu", dir, seed);
-	fd = open(path, O_RDWR | O_CREAT, 0644);
+	while ((fd = open(path, O_RDWR | O_CREAT, 0644)) < 0 && wl_retry())
+		;
 	if (fd < 0 || fstat(fd, &st))
 		wl_die(1, "open %s: %s", path, strerror(errno));
 	if ((unsigned long long)st.st_size != blocks * WL_PAGE) {
@@ -85,11 +87,12 @@ int main(int argc, char **argv)
 			wl_die(1, "truncate %s: %s", path, strerror(errno));
 		for (unsigned long b = 0; b < blocks; b++) {
 			wl_fill(buf, seed, b);
-			if (write(fd, buf, WL_PAGE) != (ssize_t)WL_PAGE)
+			if (wl_pwrite(fd, buf, WL_PAGE, b * WL_PAGE) < 0)
 				wl_die(1, "write %s: %s", path, strerror(errno));
 		}
-		if (fsync(fd))
-			wl_die(1, "fsync %s: %s", path, strerror(errno));
+		while (fsync(fd))
+			if (!wl_retry())
+				wl_die(1, "fsync %s: %s", path, strerror(errno));
 	}
 	if (!strcmp(mode, "prepare"))
 		return close(fd) ? 1 : 0;
@@ -101,7 +104,9 @@ int main(int argc, char **argv)
 		 * treating these faults as faults (lru_gen_enter_fault()),
 		 * and what a fault refault reports is the point here.
 		 */
-		map = mmap(NULL, blocks * WL_PAGE, PROT_READ, MAP_SHARED, fd, 0);
+		while ((map = mmap(NULL, blocks * WL_PAGE, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED &&
+		       wl_retry())
+			;
 		if (map == MAP_FAILED)
 			wl_die(1, "mmap: %s", strerror(errno));
 	}
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
 
 		if (map) {
 			p = (const uint64_t *)(map + b * WL_PAGE);
-		} else if (pread(fd, buf, WL_PAGE, b * WL_PAGE) != (ssize_t)WL_PAGE) {
+		} else if (wl_pread(fd, buf, WL_PAGE, b * WL_PAGE) < 0) {
 			wl_die(1, "read block %lu: %s", b, strerror(errno));
 		}
 		if (wl_check(p, seed, b) >= 0 && bad++ < 10)

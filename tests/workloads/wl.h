@@ -10,11 +10,14 @@
 #define WL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #define WL_PAGE 4096UL
 #define WL_WORDS (WL_PAGE / sizeof(uint64_t))
@@ -34,6 +37,73 @@ static inline void wl_die(int code, const char *fmt, ...)
 }
 
 /* "64M", "1G", "4096" -> bytes; K/M/G are powers of 1024. */
+/*
+ * Fault injection (mglru-fg-test --fail) starts a workload with
+ * MGLRU_FG_MAKE_IT_FAIL=1: it marks itself in /proc/self/make-it-fail
+ * before main(), and from then on the kernel fails a share of its
+ * allocations on purpose. A system call may then return ENOMEM, or EFAULT
+ * or a short count when a page of its buffer could not be brought back
+ * in; a robust program tries again, and what it reads must still verify.
+ * Without the variable nothing is retried: on a healthy kernel every
+ * error stays fatal.
+ */
+static int wl_faulty;
+static unsigned long wl_retries;
+#define WL_MAX_RETRIES 1000000UL
+
+static void wl_fault_report(void)
+{
+	fprintf(stderr, "%s: %lu system calls retried after an injected allocation failure\n",
+		wl_prog, wl_retries);
+}
+
+__attribute__((constructor)) static void wl_fault_init(void)
+{
+	const char *e = getenv("MGLRU_FG_MAKE_IT_FAIL");
+	int fd;
+
+	if (!e || strcmp(e, "1"))
+		return;
+	fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fd < 0 || write(fd, "1", 1) != 1) {
+		fprintf(stderr, "workload: /proc/self/make-it-fail: %s (CONFIG_FAULT_INJECTION)\n",
+			strerror(errno));
+		exit(1);
+	}
+	close(fd);
+	wl_faulty = 1;
+	atexit(wl_fault_report);
+}
+
+/* After a failed call: is it worth another try? Only an injected fault is. */
+static inline int wl_retry(void)
+{
+	if (!wl_faulty || (errno != ENOMEM && errno != EFAULT && errno != EINTR))
+		return 0;
+	if (++wl_retries > WL_MAX_RETRIES) {
+		fprintf(stderr, "%s: more than %lu calls failed: giving up\n", wl_prog, WL_MAX_RETRIES);
+		return 0;
+	}
+	return 1;
+}
+
+/* pread()/pwrite() of exactly @len bytes, or -1 with errno set (EIO: short). */
+static inline ssize_t wl_pio(int write, int fd, void *buf, size_t len, off_t off)
+{
+	for (;;) {
+		ssize_t n = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+
+		if (n == (ssize_t)len)
+			return n;
+		if (n >= 0)
+			errno = wl_faulty ? EFAULT : EIO;
+		if (!wl_retry())
+			return -1;
+	}
+}
+#define wl_pread(fd, buf, len, off) wl_pio(0, fd, buf, len, off)
+#define wl_pwrite(fd, buf, len, off) wl_pio(1, fd, (void *)(buf), len, off)
+
 static inline unsigned long long wl_size(const char *opt, const char *s)
 {
 	char *end;

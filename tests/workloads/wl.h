@@ -57,6 +57,19 @@ static void wl_fault_report(void)
 		wl_prog, wl_retries);
 }
 
+/*
+ * Grow the stack now: under fault injection growing it later may fail to
+ * allocate (the VMA's maple tree nodes), and the kernel then answers the
+ * fault with SIGSEGV, as it would when memory is really exhausted.
+ */
+__attribute__((noinline)) static void wl_stack_prefault(void)
+{
+	volatile char pad[512 << 10];
+
+	for (size_t i = 0; i < sizeof(pad); i += WL_PAGE)
+		pad[i] = 1;
+}
+
 __attribute__((constructor)) static void wl_fault_init(void)
 {
 	const char *e = getenv("MGLRU_FG_MAKE_IT_FAIL");
@@ -64,6 +77,7 @@ __attribute__((constructor)) static void wl_fault_init(void)
 
 	if (!e || strcmp(e, "1"))
 		return;
+	wl_stack_prefault();
 	fd = open("/proc/self/make-it-fail", O_WRONLY);
 	if (fd < 0 || write(fd, "1", 1) != 1) {
 		fprintf(stderr, "workload: /proc/self/make-it-fail: %s (CONFIG_FAULT_INJECTION)\n",

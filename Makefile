@@ -2,9 +2,9 @@
 # Targets are thin: the work is in scripts/ and tests/, shared by every
 # caller (this Makefile, SPECS/, debian/rules, CI).
 
-HOST_ARCH := $(shell uname -m | sed 's/aarch64/arm64/')
+HOST_ARCH := $(shell scripts/arch host)
 ARCH     ?= $(HOST_ARCH)
-ARCHES   ?= x86_64 arm64 riscv64
+ARCHES   ?= $(shell scripts/arch list)
 FLAVOUR  ?= virt
 POLICY   ?= fg
 # smoke-all: the three policies, plus the boot parameter cases:
@@ -24,14 +24,14 @@ all: packages
 
 help:
 	@echo "make                 the Debian and Fedora packages ($(ARCH), $(FLAVOUR)) in build/deb, build/rpm"
-	@echo "make deb | make rpm  one format; FLAVOUR=generic uses Debian's full config (deb)"
+	@echo "make deb | make rpm  one format; FLAVOUR=cloud|generic start from Debian's config (config/flavours)"
 	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
 	@echo "make check-all       check plus full images for every arch"
 	@echo "make source          fetch and verify the pinned base"
 	@echo "make tree            build/linux: base + patches/series, one commit each"
 	@echo "make export          regenerate patches/ from build/linux"
 	@echo "make config          assemble build/ARCH-FLAVOUR/.config"
-	@echo "make kernel          build ARCH=x86_64|arm64|riscv64 FLAVOUR=virt|debug|kcsan|generic"
+	@echo "make kernel          build ARCH (config/arches) FLAVOUR (config/flavours)"
 	@echo "make kunit           the series' KUnit suites under UML"
 	@echo "make smoke           boot ARCH under POLICY in QEMU with the pressure suite"
 	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"

@@ -8,8 +8,7 @@
 BUILD=${BUILD:-$TOP/build}
 CACHE=${MGLRU_FG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mglru-fg}
 JOBS=${JOBS:-$(nproc)}
-HOST_ARCH=$(uname -m)
-[ "$HOST_ARCH" = aarch64 ] && HOST_ARCH=arm64
+HOST_ARCH=$("$TOP/scripts/arch" host) || exit 1
 
 # One cache for every caller (make, rpmbuild, dpkg-buildpackage). Every
 # caller lays out linux/ and ARCH-FLAVOUR/ side by side, and kmake makes
@@ -29,18 +28,27 @@ arch_load() {
 	_a=$1
 	# shellcheck disable=SC2046 # the table row is split on purpose
 	set -- $(awk -v a="$_a" '$1 == a' "$TOP/config/arches")
-	[ $# -eq 13 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
+	[ $# -eq 15 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
 	A_ARCH=$1 A_KARCH=$2 A_DEBARCH=$3 A_RPMARCH=$4 A_TRIPLET=$5 A_IMAGE=$6
 	A_QEMU=$7 A_MACHINE=$8 A_CPU=$9
 	shift 9
-	A_CONSOLE=$1 A_EARLYCON=$2 A_BIOS=$3 A_TSCALE=$4
+	A_CONSOLE=$1 A_EARLYCON=$2 A_BIOS=$3 A_TSCALE=$4 A_SUITES=$5 A_CROSSPKGS=$6
 	if [ "$A_ARCH" = "$HOST_ARCH" ]; then A_CROSS=; else A_CROSS=$A_TRIPLET-; fi
 }
 
-flavours() { echo virt debug kcsan generic; }
-flavour_check() {
-	case " $(flavours) " in *" $1 "*) ;; *) die "unknown FLAVOUR '$1' (choose one of: $(flavours))" ;; esac
+flavours() { awk '!/^#/ && NF { print $1 }' "$TOP/config/flavours"; }
+
+# flavour_load FLAVOUR: set F_* from the flavours table, or fail naming
+# the choices. flavour_has ARCH: whether that flavour exists for ARCH.
+flavour_load() {
+	_f=$1
+	# shellcheck disable=SC2046 # the table row is split on purpose
+	set -- $(awk -v f="$_f" '!/^#/ && $1 == f { print $1, $2, $3, $4 }' "$TOP/config/flavours")
+	[ $# -eq 4 ] || die "unknown FLAVOUR '$_f' (choose one of: $(flavours | tr '\n' ' '))"
+	F_FLAVOUR=$1 F_BASE=$2 F_FRAGS=$3 F_ARCHES=$4
 }
+flavour_check() { flavour_load "$1"; }
+flavour_has() { case ,$F_ARCHES, in *,all,* | *,"$1",*) ;; *) return 1 ;; esac; }
 
 # The one definition of KERNELRELEASE: the base version (which build-kernel
 # checks against the tree's Makefile) plus CONFIG_LOCALVERSION, which is

@@ -60,10 +60,13 @@ krel() { echo "$BASE_VERSION$(krel_suffix "$1")"; }
 CCACHE=$(command -v ccache || true)
 
 # kmake OBJDIR SRCDIR args...: kbuild with our compiler and cache settings.
+# ccache hashes the locale variables (they change the compiler's
+# messages), and rpmbuild sets LANG=C where a shell has C.UTF-8: one
+# locale for every caller, or the rpm build misses every object.
 kmake() {
 	_obj=$1 _src=$2
 	shift 2
-	CCACHE_BASEDIR=$(cd "$_src/.." && pwd) \
+	LANG=C LC_ALL=C LC_CTYPE=C LC_MESSAGES=C CCACHE_BASEDIR=$(cd "$_src/.." && pwd) \
 	make -C "$_src" O="$_obj" ARCH="$A_KARCH" CROSS_COMPILE="$A_CROSS" \
 		CC="${CCACHE:+$CCACHE }${A_CROSS}gcc" HOSTCC="${CCACHE:+$CCACHE }gcc" LOCALVERSION= \
 		-j"$JOBS" "$@"

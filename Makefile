@@ -17,7 +17,7 @@ export JOBS KERNEL KMODDIR
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick \
-	memcg-check check-series deb rpm packages \
+	memcg-check check-series deb rpm packages source-packages \
 	check check-all clean help
 
 all: packages
@@ -25,6 +25,7 @@ all: packages
 help:
 	@echo "make                 the Debian and Fedora packages ($(ARCH), $(FLAVOUR)) in build/deb, build/rpm"
 	@echo "make deb | make rpm  one format; FLAVOUR=cloud|generic start from Debian's config (config/flavours)"
+	@echo "make source-packages the .dsc and the SRPM, for build farms (FLAVOUR=)"
 	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
 	@echo "make check-all       check plus full images for every arch"
 	@echo "make source          fetch and verify the pinned base"
@@ -66,6 +67,13 @@ kernel: deps
 	scripts/build-kernel $(ARCH) $(FLAVOUR)
 
 packages: deb rpm
+
+# For the distros' build farms (sbuild, OBS, a PPA; COPR, Koji): the
+# .dsc with its orig and debian tarballs in build/deb/DEBARCH-FLAVOUR/, and
+# the SRPM in build/rpm/SRPMS/. FLAVOUR=cloud or generic for real machines.
+source-packages: deps
+	scripts/pkg-deb --source $(ARCH) $(FLAVOUR)
+	scripts/pkg-rpm --source $(ARCH) $(FLAVOUR)
 
 deb: deps
 	scripts/pkg-deb $(ARCH) $(FLAVOUR)

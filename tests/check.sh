@@ -89,6 +89,7 @@ if [ -s "$BUILD/deb.list" ]; then
 fi
 if [ -s "$BUILD/rpm.list" ]; then
 	tap_run "rpm: rpmlint clean" "$TOP/tests/pkg/lint" rpm $(cat "$BUILD/rpm.list")
+	tap_cell "$TOP/tests/pkg/srpm-rebuild" "$(grep '\.src\.rpm$' "$BUILD/rpm.list")"
 	tap_cell "$TOP/tests/pkg/rpm-test" $(grep -v '\.src\.rpm$' "$BUILD/rpm.list")
 fi
 

@@ -49,6 +49,11 @@ flavour_load() {
 }
 flavour_check() { flavour_load "$1"; }
 flavour_has() { case ,$F_ARCHES, in *,all,* | *,"$1",*) ;; *) return 1 ;; esac; }
+# flavour_load_for FLAVOUR ARCH: flavour_load, failing when ARCH lacks it.
+flavour_load_for() {
+	flavour_load "$1"
+	flavour_has "$2" || die "there is no $1 flavour for $2 (config/flavours: $F_ARCHES)"
+}
 
 # The one definition of KERNELRELEASE: the base version (which build-kernel
 # checks against the tree's Makefile) plus CONFIG_LOCALVERSION, which is

@@ -28,11 +28,18 @@ arch_load() {
 	_a=$1
 	# shellcheck disable=SC2046 # the table row is split on purpose
 	set -- $(awk -v a="$_a" '$1 == a' "$TOP/config/arches")
-	[ $# -eq 15 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
+	[ $# -eq 16 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
 	A_ARCH=$1 A_KARCH=$2 A_DEBARCH=$3 A_RPMARCH=$4 A_TRIPLET=$5 A_IMAGE=$6
 	A_QEMU=$7 A_MACHINE=$8 A_CPU=$9
 	shift 9
 	A_CONSOLE=$1 A_EARLYCON=$2 A_BIOS=$3 A_TSCALE=$4 A_SUITES=$5 A_CROSSPKGS=$6
+	# A_COMPAT_TRIPLET: the table's; A_COMPAT: it where its compiler is
+	# (Fedora has none by that name), as kconfig turns COMPAT_VDSO on for
+	# any non-empty CROSS_COMPILE_COMPAT
+	A_COMPAT_TRIPLET=$7
+	[ "$A_COMPAT_TRIPLET" != - ] || A_COMPAT_TRIPLET=
+	A_COMPAT=$A_COMPAT_TRIPLET
+	[ -n "$A_COMPAT" ] && command -v "$A_COMPAT-gcc" >/dev/null || A_COMPAT=
 	if [ "$A_ARCH" = "$HOST_ARCH" ]; then A_CROSS=; else A_CROSS=$A_TRIPLET-; fi
 }
 
@@ -47,7 +54,6 @@ flavour_load() {
 	[ $# -eq 4 ] || die "unknown FLAVOUR '$_f' (choose one of: $(flavours | tr '\n' ' '))"
 	F_FLAVOUR=$1 F_BASE=$2 F_FRAGS=$3 F_ARCHES=$4
 }
-flavour_check() { flavour_load "$1"; }
 flavour_has() { case ,$F_ARCHES, in *,all,* | *,"$1",*) ;; *) return 1 ;; esac; }
 # flavour_load_for FLAVOUR ARCH: flavour_load, failing when ARCH lacks it.
 flavour_load_for() {
@@ -60,6 +66,14 @@ flavour_load_for() {
 # krel_suffix. One dash only: rpm takes what follows it as the release.
 krel_suffix() { echo "-$KREL_TAG.$1"; }
 krel() { echo "$BASE_VERSION$(krel_suffix "$1")"; }
+# Debian's own cloud kernel of the pinned base, for the loaded arch: the
+# stock arm of the A/B, and the config the cloud flavour is held to.
+# stock_krel prints its release; stock_fetch unpacks it and prints where.
+stock_krel() { echo "$BASE_VERSION+deb12-cloud-$A_DEBARCH"; }
+stock_fetch() {
+	"$TOP/scripts/debfetch" "$A_DEBARCH" "linux-image-$(stock_krel)-unsigned" ||
+		die "cannot fetch Debian's linux-image-$(stock_krel)-unsigned"
+}
 
 # ccache when there is one (a Fedora mock root may not have it).
 CCACHE=$(command -v ccache || true)
@@ -73,6 +87,7 @@ kmake() {
 	shift 2
 	LANG=C LC_ALL=C LC_CTYPE=C LC_MESSAGES=C CCACHE_BASEDIR=$(cd "$_src/.." && pwd) \
 	make -C "$_src" O="$_obj" ARCH="$A_KARCH" CROSS_COMPILE="$A_CROSS" \
+		${A_COMPAT:+CROSS_COMPILE_COMPAT="$A_COMPAT-"} \
 		CC="${CCACHE:+$CCACHE }${A_CROSS}gcc" HOSTCC="${CCACHE:+$CCACHE }gcc" LOCALVERSION= \
 		-j"$JOBS" "$@"
 }

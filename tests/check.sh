@@ -31,6 +31,13 @@ for f in $(flavours); do
 		tap_run "config: $a $f assembles with every requested symbol" "$TOP/tests/build/config" "$a-$f"
 	done
 done
+# The cloud flavour is Debian's cloud kernel plus the series, and nothing else.
+flavour_load cloud
+for a in $(arches); do
+	flavour_has "$a" || continue
+	tap_run "config: $a cloud differs from Debian's cloud kernel only where config/stock-diff says why" \
+		"$TOP/tests/build/config" "stock-$a"
+done
 tap_run "config: an unknown symbol fails, named" "$TOP/tests/build/config" bogus
 tap_run "config: an unmet dependency fails, named" "$TOP/tests/build/config" unmet
 

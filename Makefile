@@ -17,7 +17,7 @@ export JOBS KERNEL KMODDIR
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick \
-	memcg-check check-series deb rpm packages source-packages \
+	memcg-check check-series farm-check cloud-check deb rpm packages source-packages \
 	check check-all clean help
 
 all: packages
@@ -46,6 +46,8 @@ help:
 	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
+	@echo "make farm-check      the .dsc rebuilt by sbuild in a clean chroot, the SRPM by rpmbuild --rebuild (FLAVOUR=)"
+	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH, SINCE=N)"
 
 deps:
@@ -69,11 +71,21 @@ kernel: deps
 packages: deb rpm
 
 # For the distros' build farms (sbuild, OBS, a PPA; COPR, Koji): the
-# .dsc with its orig and debian tarballs in build/deb/DEBARCH-FLAVOUR/, and
+# .dsc with its orig and debian tarballs in build/deb/DEBARCH-FLAVOUR-source/, and
 # the SRPM in build/rpm/SRPMS/. FLAVOUR=cloud or generic for real machines.
 source-packages: deps
 	scripts/pkg-deb --source $(ARCH) $(FLAVOUR)
 	scripts/pkg-rpm --source $(ARCH) $(FLAVOUR)
+
+# What a buildd and mock do with the source packages: cold builds in
+# clean roots, about 20 minutes for virt here. Not part of check.
+farm-check: deps
+	tests/pkg/farm-check $(FLAVOUR)
+
+# The cloud flavour (Debian's cloud config plus the series) as users get
+# it: both formats, linted, installed and booted. An hour or more cold.
+cloud-check: deps
+	tests/pkg/flavour-check cloud
 
 deb: deps
 	scripts/pkg-deb $(ARCH) $(FLAVOUR)

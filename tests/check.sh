@@ -7,6 +7,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TAP_LOGDIR="$BUILD/check-logs"
 rm -rf "$TAP_LOGDIR"
 . "$TOP/tests/lib/tap.sh"
+. "$TOP/tests/lib/pkgs.sh"
 
 all=
 case ${1:-} in '') ;; --all) all=1 ;; *) echo "usage: ${0##*/} [--all]" >&2; exit 2 ;; esac
@@ -67,38 +68,10 @@ tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$B
 # The test runner's cleanup, lock and option checks, on the host against fakes.
 tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"
 
-# Packages for the host arch, linted, installed into a Debian image and
-# booted. The kernel is built once: after the build above, neither
-# dpkg-buildpackage nor rpmbuild may compile a kernel object again, which
-# ccache's log shows. Not counted: kbuild's compiler probes (in .tmp_*
-# directories), the host tools under tools/ (objtool: its __FILE__ is an
-# absolute path), and the three objects that hold the build's time and
-# number (UTS_VERSION). The userspace programs bypass ccache.
-stamped='(^|/)(init/version-timestamp|arch/[^/]*/boot/(version|header))[.]o$'
-pkgs_from_cache() {
-	_log=$TAP_LOGDIR/ccache-$1
-	rm -f "$_log"
-	CCACHE_LOGFILE=$_log "$TOP/scripts/pkg-$1" "$HOST_ARCH" virt > "$BUILD/$1.list" &&
-		[ -s "$BUILD/$1.list" ] || return 1
-	awk -v stamped="$stamped" '/ Object file: / { o[$2] = $NF }
-		/ Result: cache_miss/ && o[$2] !~ /(^|\/)(\.tmp_|tools\/)/ && o[$2] !~ stamped { print o[$2] }' \
-		"$_log" > "$_log.missed"
-	rm -f "$_log"
-	echo "$(wc -l < "$_log.missed") kernel objects compiled again (list in $_log.missed)"
-	head -n 5 "$_log.missed"
-	[ ! -s "$_log.missed" ]
-}
-tap_run "deb: dpkg-buildpackage builds the packages, compiling no kernel object again" pkgs_from_cache deb
-tap_run "rpm: rpmbuild -ba builds the SRPM and packages, compiling no kernel object again" pkgs_from_cache rpm
-if [ -s "$BUILD/deb.list" ]; then
-	tap_run "deb: lintian clean" "$TOP/tests/pkg/lint" deb $(cat "$BUILD/deb.list")
-	tap_cell "$TOP/tests/pkg/deb-test" $(cat "$BUILD/deb.list")
-fi
-if [ -s "$BUILD/rpm.list" ]; then
-	tap_run "rpm: rpmlint clean" "$TOP/tests/pkg/lint" rpm $(cat "$BUILD/rpm.list")
-	tap_cell "$TOP/tests/pkg/srpm-rebuild" "$(grep '\.src\.rpm$' "$BUILD/rpm.list")"
-	tap_cell "$TOP/tests/pkg/rpm-test" $(grep -v '\.src\.rpm$' "$BUILD/rpm.list")
-fi
+# The packages of the virt flavour: built without compiling a kernel
+# object again, linted, installed into the Debian and rpm images and
+# booted (tests/lib/pkgs.sh).
+pkg_checks virt
 
 for a in $(arches); do
 	[ "$a" = "$HOST_ARCH" ] && continue

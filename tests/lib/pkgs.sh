@@ -1,0 +1,49 @@
+# shellcheck shell=sh
+# pkg_checks FLAVOUR: the host arch's packages of FLAVOUR as a user gets
+# them, into the KTAP stream of tests/lib/tap.sh (sourced first). For
+# make check (virt) and tests/pkg/flavour-check (cloud).
+#
+# The kernel is built once: after the caller's build-kernel of FLAVOUR,
+# neither dpkg-buildpackage nor rpmbuild may compile a kernel object
+# again, which ccache's log shows. Not counted: kbuild's compiler probes
+# (in .tmp_* directories), the host tools under tools/ (objtool: its
+# __FILE__ is an absolute path), and the three objects that hold the
+# build's time and number (UTS_VERSION). The userspace programs bypass
+# ccache. The package lists go to build/deb-FLAVOUR.list, rpm-FLAVOUR.list.
+
+pkg_stamped='(^|/)(init/version-timestamp|arch/[^/]*/boot/(version|header))[.]o$'
+# pkgs_from_cache deb|rpm FLAVOUR
+pkgs_from_cache() {
+	_clog=$TAP_LOGDIR/ccache-$1-$2
+	rm -f "$_clog"
+	CCACHE_LOGFILE=$_clog "$TOP/scripts/pkg-$1" "$HOST_ARCH" "$2" > "$BUILD/$1-$2.list" &&
+		[ -s "$BUILD/$1-$2.list" ] || return 1
+	awk -v stamped="$pkg_stamped" '/ Object file: / { o[$2] = $NF }
+		/ Result: cache_miss/ && o[$2] !~ /(^|\/)(\.tmp_|tools\/)/ && o[$2] !~ stamped { print o[$2] }' \
+		"$_clog" > "$_clog.missed"
+	rm -f "$_clog"
+	echo "$(wc -l < "$_clog.missed") kernel objects compiled again (list in $_clog.missed)"
+	head -n 5 "$_clog.missed"
+	[ ! -s "$_clog.missed" ]
+}
+
+pkg_checks() {
+	_f=$1
+	_deb=$BUILD/deb-$_f.list _rpm=$BUILD/rpm-$_f.list
+	rm -f "$_deb" "$_rpm"
+	tap_run "deb: dpkg-buildpackage builds the $_f packages, compiling no kernel object again" pkgs_from_cache deb "$_f"
+	tap_run "rpm: rpmbuild -ba builds the $_f SRPM and packages, compiling no kernel object again" pkgs_from_cache rpm "$_f"
+	if [ -s "$_deb" ]; then
+		# shellcheck disable=SC2046 # one argument a package
+		tap_run "deb: lintian clean ($_f)" "$TOP/tests/pkg/lint" deb $(cat "$_deb")
+		# shellcheck disable=SC2046
+		tap_cell "$TOP/tests/pkg/deb-test" $(cat "$_deb")
+	fi
+	if [ -s "$_rpm" ]; then
+		# shellcheck disable=SC2046
+		tap_run "rpm: rpmlint clean ($_f)" "$TOP/tests/pkg/lint" rpm $(cat "$_rpm")
+		tap_cell "$TOP/tests/pkg/srpm-rebuild" "$(grep '\.src\.rpm$' "$_rpm")" "$_f"
+		# shellcheck disable=SC2046
+		tap_cell "$TOP/tests/pkg/rpm-test" $(grep -v '\.src\.rpm$' "$_rpm")
+	fi
+}

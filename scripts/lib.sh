@@ -28,7 +28,7 @@ arch_load() {
 	_a=$1
 	# shellcheck disable=SC2046 # the table row is split on purpose
 	set -- $(awk -v a="$_a" '$1 == a' "$TOP/config/arches")
-	[ $# -eq 16 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
+	[ $# -eq 17 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
 	A_ARCH=$1 A_KARCH=$2 A_DEBARCH=$3 A_RPMARCH=$4 A_TRIPLET=$5 A_IMAGE=$6
 	A_QEMU=$7 A_MACHINE=$8 A_CPU=$9
 	shift 9
@@ -36,7 +36,7 @@ arch_load() {
 	# A_COMPAT_TRIPLET: the table's; A_COMPAT: it where its compiler is
 	# (Fedora has none by that name), as kconfig turns COMPAT_VDSO on for
 	# any non-empty CROSS_COMPILE_COMPAT
-	A_COMPAT_TRIPLET=$7
+	A_COMPAT_TRIPLET=$7 A_QEMUPKGS=$8
 	[ "$A_COMPAT_TRIPLET" != - ] || A_COMPAT_TRIPLET=
 	A_COMPAT=$A_COMPAT_TRIPLET
 	[ -n "$A_COMPAT" ] && command -v "$A_COMPAT-gcc" >/dev/null || A_COMPAT=
@@ -44,6 +44,8 @@ arch_load() {
 }
 
 flavours() { awk '!/^#/ && NF { print $1 }' "$TOP/config/flavours"; }
+# flavour_default: the table's first row.
+flavour_default() { flavours | sed -n 1p; }
 
 # flavour_load FLAVOUR: set F_* from the flavours table, or fail naming
 # the choices. flavour_has ARCH: whether that flavour exists for ARCH.

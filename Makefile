@@ -39,9 +39,9 @@ help:
 	@echo "                     (KERNEL=image [KMODDIR=dir] boots another kernel)"
 	@echo "make smoke-all       every arch in ARCHES x every policy in POLICIES"
 	@echo "make stress          debug kernel, each policy: 100 policy toggles, all access paths (ARCH)"
-	@echo "make kcsan           kcsan kernel (x86_64), fg and mglru: the stress suite under the race detector"
+	@echo "make kcsan           kcsan kernel ($(KCSAN_ARCH)), fg and mglru: the stress suite under the race detector"
 	@echo "make fuzz-kernel     debug kernel, each policy: trinity, stress-ng; fg and mglru: pressure suite with faults"
-	@echo "make soak            debug kernels looping the pressure suite (SOAK=x86_64:30 ...)"
+	@echo "make soak            debug kernels looping the pressure suite (SOAK=$(SOAK))"
 	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH), and our cloud"
 	@echo "                     kernel vs Debian's stock cloud kernel (CLOUD=0 leaves it out)"
@@ -118,17 +118,19 @@ stress: deps
 				--timeout $$(($(STRESS_SECONDS) + 2400)) $(ARCH) "classic mglru fg" || rc=1; \
 		done; exit $$rc
 
-# The race detector on the lockless FG paths: the kcsan flavour (x86_64;
-# KCSAN excludes KASAN) boots the stress suite under fg on KCSAN_SMP
-# vCPUs. A KCSAN report in the series' code fails unless
-# config/kcsan-allow gives its reason (tests/smoke/kcsan-judge).
+# The race detector on the lockless FG paths: the kcsan flavour (on the
+# first arch config/flavours gives it; KCSAN excludes KASAN) boots the
+# stress suite under fg and mglru on KCSAN_SMP vCPUs. A KCSAN report in
+# the series' code fails unless config/kcsan-allow gives its reason
+# (tests/smoke/kcsan-judge).
 KCSAN_SMP ?= 2
+KCSAN_ARCH ?= $(firstword $(shell scripts/flavour arches kcsan))
 kcsan: deps
-	k=$$(scripts/build-kernel x86_64 kcsan | tail -n1) && [ -f "$$k" ] || exit 1; \
+	k=$$(scripts/build-kernel $(KCSAN_ARCH) kcsan | tail -n1) && [ -f "$$k" ] || exit 1; \
 		rc=0; for s in stress charge; do \
 			tests/smoke/run --kernel $$k --tag kcsan-$$s --suite $$s --smp $(KCSAN_SMP) \
 				--opts --seconds,$(STRESS_SECONDS),--toggles,20 \
-				--timeout $$(($(STRESS_SECONDS) + 2400)) x86_64 "fg mglru" || rc=1; \
+				--timeout $$(($(STRESS_SECONDS) + 2400)) $(KCSAN_ARCH) "fg mglru" || rc=1; \
 		done; exit $$rc
 
 # Tools we did not write, on the debug flavour (ARCH = the host's): trinity
@@ -149,8 +151,10 @@ fuzz-kernel: deps
 		exit $$rc
 
 # The debug flavour soaked under pressure: SOAK is a list of
-# ARCH:MINUTES[:POLICY,...]. Hours of TCG; not part of check.
-SOAK ?= x86_64:30 arm64:10:fg riscv64:10:fg
+# ARCH:MINUTES[:POLICY,...]; by default 30 minutes of every policy on the
+# host's arch and 10 of fg on each other one. Hours of TCG; not part of
+# check.
+SOAK ?= $(foreach a,$(ARCHES),$(a):$(if $(filter $(HOST_ARCH),$(a)),30,10:fg))
 soak: deps
 	for s in $(SOAK); do scripts/build-kernel $${s%%:*} debug >/dev/null || exit 1; done
 	tests/smoke/soak $(SOAK)

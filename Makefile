@@ -46,7 +46,7 @@ help:
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH), and our cloud"
 	@echo "                     kernel vs Debian's stock cloud kernel (CLOUD=0 leaves it out)"
 	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
-	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round"
+	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round, 1 vCPU under -icount"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
 	@echo "make farm-check      the .dsc rebuilt by sbuild in a clean chroot, the SRPM by rpmbuild --rebuild (FLAVOUR=)"
 	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
@@ -187,7 +187,7 @@ bench: deps
 bench-quick: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
-	tests/bench/bench --quick --publish bench-quick $(BENCH_OPTS)
+	tests/bench/bench --quick --icount --publish bench-quick $(BENCH_OPTS)
 
 # Global reclaim over many memcgs (W5: 16 memcgs, no limits) on Debian's
 # stock 6.12 and on ours under mglru and fg, 3 rounds: the spread of

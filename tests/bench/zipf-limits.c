@@ -239,14 +239,13 @@ static void trace_add(struct trace *t, uint32_t b)
 }
 
 /* fio's version 3 iolog: "TIME FILE ACTION [OFFSET LENGTH]" after a
- * header line. Returns the blocks read, in order. */
-static uint32_t *read_iolog(const char *path, uint64_t n, uint64_t *len)
+ * header line. The blocks read, in order, go to r. */
+static void read_iolog(struct trace *r, const char *path, uint64_t n)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096], file[4096], act[32];
 	unsigned long long ts, off, sz;
-	uint32_t *b = NULL;
-	uint64_t cap = 0, lineno = 1;
+	uint64_t lineno = 1;
 
 	if (!f) {
 		fprintf(stderr, "zipf-limits: %s: %s\n", path, strerror(errno));
@@ -256,7 +255,6 @@ static uint32_t *read_iolog(const char *path, uint64_t n, uint64_t *len)
 		fprintf(stderr, "zipf-limits: %s: not a fio version 3 iolog\n", path);
 		exit(2);
 	}
-	*len = 0;
 	while (fgets(line, sizeof(line), f)) {
 		int got = sscanf(line, "%llu %4095s %31s %llu %llu", &ts, file, act, &off, &sz);
 
@@ -273,43 +271,36 @@ static uint32_t *read_iolog(const char *path, uint64_t n, uint64_t *len)
 				path, (unsigned long long)lineno, (unsigned long long)n);
 			exit(2);
 		}
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 1 << 16;
-			b = realloc(b, cap * sizeof(*b));
-			if (!b)
-				die("out of memory for an iolog");
-		}
-		b[(*len)++] = (uint32_t)(off / 4096);
+		trace_add(r, (uint32_t)(off / 4096));
 	}
 	if (ferror(f) || fclose(f)) {
 		fprintf(stderr, "zipf-limits: %s: read error\n", path);
 		exit(2);
 	}
-	if (!*len) {
+	if (!r->len) {
 		fprintf(stderr, "zipf-limits: %s: no reads\n", path);
 		exit(2);
 	}
-	return b;
 }
 
 /* The logs in LIST (comma-separated, one per file), interleaved. */
 static void trace_logs(struct trace *t, const char *list, unsigned int files, uint64_t n)
 {
 	char *copy = strdup(list), *save = NULL, *name;
-	uint32_t **b = calloc(files, sizeof(*b));
-	uint64_t *len = calloc(files, sizeof(*len)), i, most = 0;
+	struct trace *log = calloc(files, sizeof(*log));
+	uint64_t i, most = 0;
 	unsigned int f = 0;
 
-	if (!copy || !b || !len)
+	if (!copy || !log)
 		die("out of memory");
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (f == files) {
 			fprintf(stderr, "zipf-limits: more logs than -f %u files in '%s'\n", files, list);
 			exit(2);
 		}
-		b[f] = read_iolog(name, n, &len[f]);
-		if (len[f] > most)
-			most = len[f];
+		read_iolog(&log[f], name, n);
+		if (log[f].len > most)
+			most = log[f].len;
 		f++;
 	}
 	if (f != files) {
@@ -318,12 +309,11 @@ static void trace_logs(struct trace *t, const char *list, unsigned int files, ui
 	}
 	for (i = 0; i < most; i++)
 		for (f = 0; f < files; f++)
-			if (i < len[f])
-				trace_add(t, (uint32_t)(f * n + b[f][i]));
+			if (i < log[f].len)
+				trace_add(t, (uint32_t)(f * n + log[f].ref[i]));
 	for (f = 0; f < files; f++)
-		free(b[f]);
-	free(b);
-	free(len);
+		free(log[f].ref);
+	free(log);
 	free(copy);
 }
 

@@ -18,7 +18,7 @@ export JOBS
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick \
-	memcg-check check-series farm-check cloud-check deb rpm packages source-packages \
+	memcg-check compile-check check-series farm-check cloud-check deb rpm packages source-packages \
 	check check-all clean help
 
 all: packages
@@ -45,6 +45,7 @@ help:
 	@echo "make kselftest-compare  mm and cgroup kselftests, stock 6.12 vs ours per policy"
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH), and our cloud"
 	@echo "                     kernel vs Debian's stock cloud kernel (CLOUD=0 leaves it out)"
+	@echo "make compile-check   W6 (a compile with zram swap) on mglru and fg, 3 rounds under icount"
 	@echo "make bench           W1-W6, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round, 1 vCPU under -icount"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
@@ -196,6 +197,14 @@ memcg-check: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
 	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 --publish memcg-check $(BENCH_OPTS)
+
+# The compile under memory pressure (W6) on mglru and fg, at swappiness
+# 60 and 100, 3 rounds under -icount: the seed's columns, and the goal of
+# fg <= 1.02 x mglru on each. About 25 minutes.
+compile-check: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --icount --arms "mglru fg" --workloads W6 --rounds 3 --publish compile-check $(BENCH_OPTS)
 
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.

@@ -4,9 +4,9 @@
  * still uses. A hot file is read at random every round; in between, the
  * program maps anonymous memory, writes it, uses it twice through the
  * kernel (so it looks used), MADV_FREEs it and moves on. Each hot read
- * first asks the page cache alone (RWF_NOWAIT): a hot read it cannot serve
- * is a refault of the hot set, which a kernel that keeps lazyfree folios
- * warm causes.
+ * first asks the page cache whether it holds the block (wl_incore()): a
+ * block it does not hold is a refault of the hot set, which a kernel that
+ * keeps lazyfree folios warm causes.
  *
  * Data check: after MADV_FREE, every eighth page is written again; those
  * must keep the new content, the others must read as their old content or
@@ -17,7 +17,6 @@
 #include <getopt.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include "wl.h"
 
@@ -68,24 +67,20 @@ static int hot_file(const char *dir, unsigned long blocks)
 }
 
 /* every block once per round, in a new random order */
-static void read_hot(int fd, unsigned long *order, unsigned long blocks, int probe)
+/* @map: wl_probe_map()'s, to count the misses, or NULL */
+static void read_hot(int fd, unsigned long *order, unsigned long blocks, const char *map)
 {
 	static uint64_t buf[WL_WORDS];
-	struct iovec iov = { buf, WL_PAGE };
 
 	wl_shuffle(order, blocks, &rng);
 	for (unsigned long i = 0; i < blocks; i++) {
 		unsigned long b = order[i];
-		ssize_t n = -1;
 
-		if (probe) {
-			n = preadv2(fd, &iov, 1, b * WL_PAGE, RWF_NOWAIT);
-			if (n < 0 && errno != EAGAIN)
-				wl_die(1, "preadv2(RWF_NOWAIT): %s", strerror(errno));
+		if (map) {
 			hot_reads++;
-			hot_misses += n != (ssize_t)WL_PAGE;
+			hot_misses += !wl_incore(map, b);
 		}
-		if (n != (ssize_t)WL_PAGE && pread(fd, buf, WL_PAGE, b * WL_PAGE) != (ssize_t)WL_PAGE)
+		if (pread(fd, buf, WL_PAGE, b * WL_PAGE) != (ssize_t)WL_PAGE)
 			wl_die(1, "read hot block %lu: %s", b, strerror(errno));
 		if (wl_check(buf, seed, b) >= 0 && bad++ < 10)
 			fprintf(stderr, "lazyfree: hot block %lu corrupt\n", b);
@@ -183,7 +178,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long long hot = 0, anon = 0;
 	unsigned long rounds = 8, hb, ap, *order;
-	const char *dir = NULL;
+	const char *dir = NULL, *map;
 	uint64_t *prev = NULL;
 	int c, fd;
 
@@ -211,6 +206,7 @@ int main(int argc, char **argv)
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		wl_die(1, "mkdir %s: %s", dir, strerror(errno));
 	fd = hot_file(dir, hb);
+	map = wl_probe_map(fd, hb);
 	self_mem = open("/proc/self/mem", O_RDONLY);
 	if (self_mem < 0)
 		wl_die(1, "open /proc/self/mem: %s", strerror(errno));
@@ -222,7 +218,7 @@ int main(int argc, char **argv)
 
 	/* the hot set is used several times before the lazyfree churn starts */
 	for (int i = 0; i < 3; i++)
-		read_hot(fd, order, hb, 0);
+		read_hot(fd, order, hb, NULL);
 	for (unsigned long r = 0; r < rounds; r++) {
 		uint64_t *a = lazy_round(ap, r);
 
@@ -230,7 +226,7 @@ int main(int argc, char **argv)
 		if (prev)
 			lazy_check(prev, ap, r - 1);
 		prev = a;
-		read_hot(fd, order, hb, 1);
+		read_hot(fd, order, hb, map);
 	}
 	lazy_check(prev, ap, rounds - 1);
 	free(order);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -117,6 +118,31 @@ static inline ssize_t wl_pio(int write, int fd, void *buf, size_t len, off_t off
 }
 #define wl_pread(fd, buf, len, off) wl_pio(0, fd, buf, len, off)
 #define wl_pwrite(fd, buf, len, off) wl_pio(1, fd, (void *)(buf), len, off)
+
+/*
+ * A hot read asks first whether the page cache holds its block: a block it
+ * does not hold is a miss. wl_probe_map() maps the file only to ask
+ * (mincore(), which touches no page and starts no I/O), and wl_incore()
+ * asks. A RWF_NOWAIT read would start readahead, which can complete
+ * before the read looks again, and does under QEMU's -icount.
+ */
+static inline const char *wl_probe_map(int fd, unsigned long blocks)
+{
+	void *map = mmap(NULL, blocks * WL_PAGE, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (map == MAP_FAILED)
+		wl_die(1, "cannot map the file to probe it: %s", strerror(errno));
+	return map;
+}
+
+static inline int wl_incore(const char *map, unsigned long block)
+{
+	unsigned char in;
+
+	if (mincore((void *)(map + block * WL_PAGE), WL_PAGE, &in))
+		wl_die(1, "mincore: %s", strerror(errno));
+	return in & 1;
+}
 
 static inline unsigned long long wl_size(const char *opt, const char *s)
 {

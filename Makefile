@@ -51,7 +51,7 @@ help:
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
 	@echo "make farm-check      the .dsc rebuilt by sbuild in a clean chroot, the SRPM by rpmbuild --rebuild (FLAVOUR=)"
 	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
-	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU (ARCH, SINCE=N)"
+	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, SMOKE=0)"
 
 deps:
 	scripts/deps build cross qemu smoke pkg tune
@@ -209,7 +209,7 @@ compile-check: deps
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.
 check-series: deps
-	SINCE=$(SINCE) tests/build/check-series $(ARCH)
+	SINCE=$(SINCE) SMOKE=$(SMOKE) tests/build/check-series $(ARCH)
 
 check:
 	tests/check.sh

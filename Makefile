@@ -209,7 +209,7 @@ compile-check: deps
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.
 check-series: deps
-	SINCE=$(SINCE) SMOKE=$(SMOKE) tests/build/check-series $(ARCH)
+	SINCE=$(SINCE) SMOKE=$(SMOKE) VARIANTS="$(VARIANTS)" tests/build/check-series $(ARCH)
 
 check:
 	tests/check.sh

@@ -128,9 +128,13 @@ tap_run() {
 }
 
 # A command that fails without reporting a failure counts as one.
+# The cell's output is all copied into the stream, so its log is only a
+# buffer: a file of its own, since two drivers (make stress beside make
+# fg-check) share one TAP_LOGDIR and number their cells alike, and removed
+# once read.
 tap_cell() {
 	mkdir -p "$TAP_LOGDIR"
-	_tap_log=$TAP_LOGDIR/cell.$TAP_N.log
+	_tap_log=$(mktemp "$TAP_LOGDIR/cell.XXXXXX") || { tap_notok "$* (no buffer in $TAP_LOGDIR)"; return 0; }
 	if "$@" > "$_tap_log" 2>&1; then _tap_rc=0; else _tap_rc=$?; fi
 	_tap_fails=$TAP_FAIL
 	_tap_reset
@@ -144,6 +148,7 @@ tap_cell() {
 		*) tap_out "# $_tap_l" ;;
 		esac
 	done < "$_tap_log"
+	rm -f "$_tap_log"
 	[ "$_tap_k0" = 0 ] || tap_notok "$* (a nested block without its result line)"
 	[ "$_tap_rc" -eq 0 ] || [ "$TAP_FAIL" -gt "$_tap_fails" ] || tap_notok "$* (exit $_tap_rc)"
 	return 0

@@ -68,6 +68,7 @@ tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$B
 # The test runner's cleanup, lock and option checks, on the host against fakes.
 tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"
 tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
+tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts each once" "$TOP/tests/smoke/test-kcsan-judge"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

@@ -383,6 +383,114 @@ static void check_target(struct tune *t, const struct target *tg, void *userdata
 	}
 }
 
+/* Policy=: a slice's own memcg is never charged directly (its pages are
+ * its units'), so the kernel takes a new policy at any time, and the units
+ * started in it afterwards inherit it; running ones keep theirs. A slice
+ * with no cgroup yet is started first, so that it is empty when it takes
+ * the policy. */
+static void write_policy(struct run *r, const struct target *tg, const struct conf_resolved *res,
+			 enum policy cur, enum policy want)
+{
+	struct tune *t = r->t;
+	const char *file = res->file[KEY_POLICY];
+	unsigned line = res->line[KEY_POLICY];
+	char what[UNIT_NAME_MAX + 16], path[PATH_MAX + 32];
+	int e;
+
+	snprintf(what, sizeof(what), "%s Policy", tg->slice);
+	if (t->mode == MODE_CHECK) {
+		drift(r, "%s memory.lru_gen_policy: %s, want %s (%s:%u)", tg->slice,
+		      policy_name(cur), policy_name(want), file, line);
+		return;
+	}
+	if (t->mode == MODE_APPLY) {
+		/* Without the old policy on record, revert could not undo this. */
+		e = policy_save(t, tg->slice, cur, want);
+		if (e < 0) {
+			runtime_error(t, "cannot record %s's policy: %s; it stays %s", tg->slice,
+				      strerror(-e), policy_name(cur));
+			return;
+		}
+		snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", tg->cgroup);
+		e = write_value(t->root, path, policy_name(want));
+		if (e == -EBUSY) {
+			runtime_error(t, "%s: the kernel keeps %s (EBUSY): pages were charged to the "
+				      "slice's own cgroup, which fixes its policy", tg->slice,
+				      policy_name(cur));
+			return;
+		}
+		if (e < 0) {
+			runtime_error(t, "cannot write %s: %s", path, strerror(-e));
+			return;
+		}
+	}
+	say_change(r, what, policy_name(cur), policy_name(want), file, line, "");
+	r->changes++;
+}
+
+static void policy_target(struct tune *t, const struct target *tg, void *userdata)
+{
+	struct run *r = userdata;
+	struct conf_resolved res;
+	struct target started = *tg;
+	enum policy cur;
+	int e;
+
+	conf_resolve_slice(&t->conf, tg->slice, t->policy, &res);
+	if (!res.set[KEY_POLICY] && !res.set[KEY_EXPECT_POLICY])
+		return;
+	if (t->policy == POLICY_CLASSIC) {
+		log_notice("%s: Policy= and ExpectPolicy= skipped: the running policy is classic",
+			   tg->slice);
+		return;
+	}
+	if (!tg->exists) {
+		if (!res.set[KEY_POLICY] || t->mode == MODE_CHECK)
+			return;
+		if (t->mode == MODE_DRY_RUN) {
+			printf("run systemctl start %s, then write its memory.lru_gen_policy: %s\n",
+			       tg->slice, policy_name((enum policy)res.val[KEY_POLICY].num));
+			r->changes++;
+			return;
+		}
+		if (tune_systemctl_unit(t, "start", tg->slice) < 0)
+			return;
+		started.exists = path_is_dir(t->root, tg->cgroup);
+		if (!started.exists) {
+			log_notice("%s: no cgroup after systemctl start; Policy= waits for the next "
+				   "apply", tg->slice);
+			return;
+		}
+		tg = &started;
+	}
+	e = slice_policy_read(t, tg->cgroup, &cur);
+	if (e == -ENOENT) {
+		log_warning("%s: no memory.lru_gen_policy (a kernel without the per-memcg policy): "
+			    "Policy= and ExpectPolicy= ignored", tg->slice);
+		return;
+	}
+	if (e < 0) {
+		runtime_error(t, "cannot read %s/memory.lru_gen_policy: %s", tg->cgroup, strerror(-e));
+		return;
+	}
+	if (res.set[KEY_POLICY] && res.val[KEY_POLICY].num != cur) {
+		write_policy(r, tg, &res, cur, (enum policy)res.val[KEY_POLICY].num);
+		if (t->mode == MODE_APPLY && slice_policy_read(t, tg->cgroup, &cur) < 0)
+			return;
+	}
+	if (!res.set[KEY_EXPECT_POLICY] || res.val[KEY_EXPECT_POLICY].num == cur ||
+	    (t->mode == MODE_DRY_RUN && res.set[KEY_POLICY]))
+		return;
+	if (t->mode == MODE_CHECK)
+		drift(r, "%s follows %s, but ExpectPolicy=%s (%s:%u)", tg->slice, policy_name(cur),
+		      policy_name((enum policy)res.val[KEY_EXPECT_POLICY].num),
+		      res.file[KEY_EXPECT_POLICY], res.line[KEY_EXPECT_POLICY]);
+	else
+		log_warning("%s follows %s, but ExpectPolicy=%s (%s:%u)", tg->slice,
+			    policy_name(cur), policy_name((enum policy)res.val[KEY_EXPECT_POLICY].num),
+			    res.file[KEY_EXPECT_POLICY], res.line[KEY_EXPECT_POLICY]);
+}
+
 static void reload(struct run *r)
 {
 	struct tune *t = r->t;
@@ -447,6 +555,8 @@ int cmd_apply(struct tune *t)
 	if (t->mode == MODE_CHECK)
 		tune_for_each_target(t, check_target, &r);
 	reload(&r);
+	/* after the reload: a slice started here gets its drop-in's limits */
+	tune_for_each_target(t, policy_target, &r);
 	t->changes = r.changes;
 
 	switch (t->mode) {

@@ -10,27 +10,32 @@
 
 enum vtype { VT_POLICY, VT_DURATION, VT_SIZE, VT_OOM, VT_PERCENT, VT_SWAPPINESS };
 
+/* where a key may stand */
+#define IN_GLOBAL 1u
+#define IN_SLICE 2u
+
 struct keydef {
 	const char *name;
 	enum conf_key key;
-	bool global;
+	unsigned where;
 	enum vtype type;
 };
 
 static const struct keydef keydefs[] = {
-	{ "ExpectPolicy", KEY_EXPECT_POLICY, true, VT_POLICY },
-	{ "MinTTL", KEY_MIN_TTL, true, VT_DURATION },
-	{ "MemoryMin", KEY_MEMORY_MIN, false, VT_SIZE },
-	{ "MemoryLow", KEY_MEMORY_LOW, false, VT_SIZE },
-	{ "MemoryHigh", KEY_MEMORY_HIGH, false, VT_SIZE },
-	{ "MemoryMax", KEY_MEMORY_MAX, false, VT_SIZE },
-	{ "MemorySwapMax", KEY_MEMORY_SWAP_MAX, false, VT_SIZE },
-	{ "MemoryZSwapMax", KEY_MEMORY_ZSWAP_MAX, false, VT_SIZE },
-	{ "ManagedOOMMemoryPressure", KEY_OOM_PRESSURE, false, VT_OOM },
-	{ "ManagedOOMMemoryPressureLimit", KEY_OOM_PRESSURE_LIMIT, false, VT_PERCENT },
-	{ "ProactiveReclaim", KEY_PROACTIVE_RECLAIM, false, VT_SIZE },
-	{ "ReclaimSwappiness", KEY_RECLAIM_SWAPPINESS, false, VT_SWAPPINESS },
-	{ "ReclaimInterval", KEY_RECLAIM_INTERVAL, false, VT_DURATION },
+	{ "ExpectPolicy", KEY_EXPECT_POLICY, IN_GLOBAL | IN_SLICE, VT_POLICY },
+	{ "MinTTL", KEY_MIN_TTL, IN_GLOBAL, VT_DURATION },
+	{ "MemoryMin", KEY_MEMORY_MIN, IN_SLICE, VT_SIZE },
+	{ "MemoryLow", KEY_MEMORY_LOW, IN_SLICE, VT_SIZE },
+	{ "MemoryHigh", KEY_MEMORY_HIGH, IN_SLICE, VT_SIZE },
+	{ "MemoryMax", KEY_MEMORY_MAX, IN_SLICE, VT_SIZE },
+	{ "MemorySwapMax", KEY_MEMORY_SWAP_MAX, IN_SLICE, VT_SIZE },
+	{ "MemoryZSwapMax", KEY_MEMORY_ZSWAP_MAX, IN_SLICE, VT_SIZE },
+	{ "ManagedOOMMemoryPressure", KEY_OOM_PRESSURE, IN_SLICE, VT_OOM },
+	{ "ManagedOOMMemoryPressureLimit", KEY_OOM_PRESSURE_LIMIT, IN_SLICE, VT_PERCENT },
+	{ "ProactiveReclaim", KEY_PROACTIVE_RECLAIM, IN_SLICE, VT_SIZE },
+	{ "ReclaimSwappiness", KEY_RECLAIM_SWAPPINESS, IN_SLICE, VT_SWAPPINESS },
+	{ "ReclaimInterval", KEY_RECLAIM_INTERVAL, IN_SLICE, VT_DURATION },
+	{ "Policy", KEY_POLICY, IN_SLICE, VT_POLICY },
 };
 
 static const char APPLY_WHEN[] = "ApplyWhenPolicy";
@@ -233,6 +238,11 @@ static int parse_value(const struct keydef *kd, const char *v, struct conf_value
 			*why = "unknown policy (use classic, mglru or fg)";
 			return -1;
 		}
+		/* the classic LRU is the machine's, chosen with lru_gen= */
+		if (kd->key == KEY_POLICY && pol == POLICY_CLASSIC) {
+			*why = "a slice follows mglru or fg; classic is chosen at boot with lru_gen=";
+			return -1;
+		}
 		out->num = pol;
 		return 0;
 	case VT_DURATION:
@@ -315,9 +325,9 @@ static void parse_assignment(struct parser *p, char *line)
 		report(p, CONF_WARNING, "unknown key %.64s=, ignoring it", key);
 		return;
 	}
-	if (kd->global != (p->cur == SEC_GLOBAL)) {
+	if (!(kd->where & (p->cur == SEC_GLOBAL ? IN_GLOBAL : IN_SLICE))) {
 		report(p, CONF_WARNING, "%s= belongs in %s, ignoring it", kd->name,
-		       kd->global ? "[Global]" : "a [Slice ...] section");
+		       kd->where & IN_GLOBAL ? "[Global]" : "a [Slice ...] section");
 		return;
 	}
 	memset(&a, 0, sizeof(a));
@@ -331,9 +341,11 @@ static void parse_assignment(struct parser *p, char *line)
 		return;
 	}
 	/* The root cgroup has no memory.min/low/high/max/swap files and
-	 * systemd-oomd does not manage it: such settings would be lost. */
+	 * systemd-oomd does not manage it: such settings would be lost. Its
+	 * policy is lru_gen='s, which [Global] ExpectPolicy= checks. */
 	if (p->cur == SEC_SLICE && slice_is_root(s->name) &&
-	    kd->key >= KEY_FIRST_DROPIN && kd->key <= KEY_LAST_DROPIN) {
+	    ((kd->key >= KEY_FIRST_DROPIN && kd->key <= KEY_LAST_DROPIN) ||
+	     kd->key == KEY_POLICY || kd->key == KEY_EXPECT_POLICY)) {
 		report(p, CONF_WARNING, "%s= has no effect on -.slice, ignoring it", kd->name);
 		return;
 	}

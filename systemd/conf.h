@@ -15,7 +15,7 @@
 #include "values.h"
 
 enum conf_key {
-	/* [Global] */
+	/* [Global], and [Slice ...] for the slice's own policy */
 	KEY_EXPECT_POLICY,
 	KEY_MIN_TTL,
 	/* [Slice ...]: owned by systemd, written as drop-ins */
@@ -31,6 +31,8 @@ enum conf_key {
 	KEY_PROACTIVE_RECLAIM,
 	KEY_RECLAIM_SWAPPINESS,
 	KEY_RECLAIM_INTERVAL,
+	/* [Slice ...]: the slice's memory.lru_gen_policy */
+	KEY_POLICY,
 	KEY__MAX
 };
 

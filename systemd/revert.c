@@ -83,6 +83,78 @@ static void revert_min_ttl(struct undo *u)
 		log_warning("cannot remove " MIN_TTL_SAVED ": %s", strerror(-e));
 }
 
+/* One slice's policy back to the one before the first apply, unless
+ * someone has changed it since; the record goes either way. */
+static void revert_policy(struct undo *u, const char *slice)
+{
+	struct tune *t = u->t;
+	char cgroup[PATH_MAX], path[PATH_MAX + 32];
+	enum policy orig, written, cur;
+	int e = policy_saved(t, slice, &orig, &written);
+
+	if (e < 0) {
+		runtime_error(t, "cannot read the policy recorded for %s: %s", slice, strerror(-e));
+		return;
+	}
+	if (slice_cgroup_dir(slice, cgroup, sizeof(cgroup)) < 0 ||
+	    slice_policy_read(t, cgroup, &cur) < 0) {
+		log_notice("%s has no cgroup now: no policy to restore", slice);
+	} else if (cur != written) {
+		log_notice("%s follows %s, not the %s mglru-fg-tune wrote: left as it is", slice,
+			   policy_name(cur), policy_name(written));
+	} else if (t->mode == MODE_DRY_RUN) {
+		printf("%s Policy: %s -> %s (as before mglru-fg-tune)\n", slice, policy_name(cur),
+		       policy_name(orig));
+		u->changes++;
+	} else {
+		snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", cgroup);
+		e = write_value(t->root, path, policy_name(orig));
+		if (e < 0) {
+			/* The record stays, so that a second try can still restore it. */
+			runtime_error(t, "cannot write %s: %s", path, strerror(-e));
+			return;
+		}
+		log_info("%s Policy: %s -> %s (as before mglru-fg-tune)", slice, policy_name(cur),
+			 policy_name(orig));
+		u->changes++;
+	}
+	if (t->mode == MODE_APPLY && (e = policy_forget(t, slice)) < 0)
+		log_warning("cannot remove the policy recorded for %s: %s", slice, strerror(-e));
+}
+
+static void revert_policies(struct undo *u)
+{
+	char real[PATH_MAX], **names = NULL;
+	size_t pre = strlen(POLICY_PREFIX), suf = strlen(POLICY_SUFFIX), n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (path_join(u->t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *slice;
+		bool is_prefix;
+		const char *why;
+
+		if (len <= pre + suf || strncmp(de->d_name, POLICY_PREFIX, pre) != 0 ||
+		    strcmp(de->d_name + len - suf, POLICY_SUFFIX) != 0)
+			continue;
+		slice = xstrndup(de->d_name + pre, len - pre - suf);
+		if (!slice_name_valid(slice, &is_prefix, &why) || is_prefix) {
+			free(slice);
+			continue;
+		}
+		names = grow(names, &cap, n, sizeof(*names));
+		names[n++] = slice;
+	}
+	closedir(d);
+	/* the directory is not read while records go */
+	for (size_t i = 0; i < n; i++)
+		revert_policy(u, names[i]);
+	free_strv(names, n);
+}
+
 static void revert_dropins(struct undo *u)
 {
 	struct tune *t = u->t;
@@ -158,6 +230,7 @@ int cmd_revert(struct tune *t)
 	char real[PATH_MAX];
 
 	revert_min_ttl(&u);
+	revert_policies(&u);
 	revert_dropins(&u);
 	revert_stamps(&u);
 	revert_reload(&u);

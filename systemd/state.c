@@ -122,3 +122,72 @@ int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want)
 	snprintf(buf, sizeof(buf), "%" PRIu64 " %" PRIu64 "\n", orig, want);
 	return write_file_atomic(t->root, MIN_TTL_SAVED, buf);
 }
+
+static int policy_path(const char *slice, char *buf, size_t n)
+{
+	int w = snprintf(buf, n, STATE_DIR "/" POLICY_PREFIX "%s" POLICY_SUFFIX, slice);
+
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+/* "ORIG WRITTEN": the slice's policy before the first apply that changed
+ * it, and the one apply wrote last, so that revert restores the first
+ * only where nobody has changed the second since. */
+int policy_saved(struct tune *t, const char *slice, enum policy *orig, enum policy *written)
+{
+	char path[PATH_MAX], buf[64], *sp;
+	int e;
+
+	if (policy_path(slice, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	e = read_value(t->root, path, buf, sizeof(buf));
+	if (e < 0)
+		return e;
+	sp = strchr(buf, ' ');
+	if (!sp)
+		return -EINVAL;
+	*sp = '\0';
+	if (parse_policy(buf, orig) < 0 || parse_policy(sp + 1, written) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+int policy_save(struct tune *t, const char *slice, enum policy cur, enum policy want)
+{
+	enum policy orig = cur, last;
+	char path[PATH_MAX], buf[64];
+
+	if (policy_path(slice, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	if (policy_saved(t, slice, &orig, &last) < 0)
+		orig = cur;
+	snprintf(buf, sizeof(buf), "%s %s\n", policy_name(orig), policy_name(want));
+	return write_file_atomic(t->root, path, buf);
+}
+
+int policy_forget(struct tune *t, const char *slice)
+{
+	char path[PATH_MAX];
+	int e;
+
+	if (policy_path(slice, path, sizeof(path)) < 0)
+		return -ENAMETOOLONG;
+	e = remove_file(t->root, path);
+	return e == -ENOENT ? 0 : e;
+}
+
+/* The kernel shows "mglru [fg]", or "classic" while the classic LRU
+ * runs; a plain word is taken too. */
+int slice_policy_read(struct tune *t, const char *cgroup, enum policy *out)
+{
+	char path[PATH_MAX + 32], v[64];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", cgroup);
+	e = read_value(t->root, path, v, sizeof(v));
+	if (e < 0)
+		return e;
+	if ((strchr(v, '[') ? parse_policy_file(v, out) : parse_policy(v, out)) < 0)
+		return -EINVAL;
+	return 0;
+}

@@ -56,6 +56,18 @@ static void status_target(struct tune *t, const struct target *tg, void *userdat
 		}
 		putchar('\n');
 	}
+	snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", tg->cgroup);
+	if (read_value(t->root, path, value, sizeof(value)) < 0)
+		snprintf(value, sizeof(value), "-");
+	printf("  %-24s %s", "memory.lru_gen_policy", value);
+	if (res.set[KEY_POLICY]) {
+		enum policy cur;
+
+		printf(" (Policy=%s%s)", policy_name((enum policy)res.val[KEY_POLICY].num),
+		       slice_policy_read(t, tg->cgroup, &cur) == 0 &&
+		       cur == res.val[KEY_POLICY].num ? "" : ", drifted");
+	}
+	putchar('\n');
 	snprintf(path, sizeof(path), "%s/memory.current", tg->cgroup);
 	if (read_value(t->root, path, value, sizeof(value)) < 0)
 		snprintf(value, sizeof(value), "-");

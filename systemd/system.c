@@ -125,15 +125,21 @@ int tune_size_bytes(struct tune *t, const struct size_spec *s, uint64_t *bytes)
 
 int tune_systemctl(struct tune *t, const char *verb)
 {
+	return tune_systemctl_unit(t, verb, NULL);
+}
+
+int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit)
+{
 	const char *prog = getenv("MGLRU_FG_TUNE_SYSTEMCTL");
-	char *argv[] = { (char *)"systemctl", (char *)verb, NULL };
+	char *argv[] = { (char *)"systemctl", (char *)verb, (char *)unit, NULL };
+	const char *sep = unit ? " " : "", *u = unit ? unit : "";
 	pid_t pid;
 	int status, r;
 
 	if (!prog || !*prog) {
 		/* A tree under --root is not what the running manager sees. */
 		if (t->has_root) {
-			log_notice("--root given, not running: systemctl %s", verb);
+			log_notice("--root given, not running: systemctl %s%s%s", verb, sep, u);
 			return 0;
 		}
 		prog = "systemctl";
@@ -142,7 +148,7 @@ int tune_systemctl(struct tune *t, const char *verb)
 	fflush(stderr);
 	r = posix_spawnp(&pid, prog, NULL, NULL, argv, environ);
 	if (r != 0) {
-		runtime_error(t, "cannot run %s %s: %s", prog, verb, strerror(r));
+		runtime_error(t, "cannot run %s %s%s%s: %s", prog, verb, sep, u, strerror(r));
 		return -1;
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -151,7 +157,7 @@ int tune_systemctl(struct tune *t, const char *verb)
 			return -1;
 		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		runtime_error(t, "%s %s failed (%s %d)", prog, verb,
+		runtime_error(t, "%s %s%s%s failed (%s %d)", prog, verb, sep, u,
 			      WIFEXITED(status) ? "exit status" : "signal",
 			      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return -1;

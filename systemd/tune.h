@@ -54,6 +54,8 @@ int tune_mem_total(struct tune *t, uint64_t *bytes);
 /* Resolves a size setting to bytes (percentages need MemTotal). */
 int tune_size_bytes(struct tune *t, const struct size_spec *s, uint64_t *bytes);
 int tune_systemctl(struct tune *t, const char *verb);
+/* systemctl VERB UNIT; UNIT may be NULL */
+int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit);
 /* Exact sections in order, each with its cgroup (exists or not); prefix
  * sections with every existing cgroup they decide (see
  * conf_section_for()); the root slice as the cgroup root. */
@@ -85,6 +87,11 @@ int reload_now(struct tune *t);
 /* The min_ttl_ms from before the first change, and the last one written. */
 int min_ttl_saved(struct tune *t, uint64_t *orig, uint64_t *written);
 int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want);
+int policy_saved(struct tune *t, const char *slice, enum policy *orig, enum policy *written);
+int policy_save(struct tune *t, const char *slice, enum policy cur, enum policy want);
+int policy_forget(struct tune *t, const char *slice);
+/* The policy of a slice cgroup's memcg (memory.lru_gen_policy). */
+int slice_policy_read(struct tune *t, const char *cgroup, enum policy *out);
 /* The kernel keeps min_ttl_ms in jiffies and rounds up when storing it:
  * at HZ=100 a value can read back up to 9 ms larger than written. */
 #define JIFFY_SLACK_MS 10

@@ -72,6 +72,10 @@ int parse_enabled_file(const char *content, enum policy *out);
  * would parse but fail later, so it is refused when parsed. */
 #define STAMP_PREFIX "reclaim-"
 #define STAMP_SUFFIX ".stamp"
+/* STATE_DIR/policy-SLICE.saved: a slice policy apply changed, see state.c;
+ * shorter than a stamp's name, so SLICE_NAME_MAX covers it */
+#define POLICY_PREFIX "policy-"
+#define POLICY_SUFFIX ".saved"
 #define ATOMIC_TMP_SUFFIX ".tmpXXXXXX"
 #define FILE_NAME_MAX 255
 #define SLICE_NAME_MAX (FILE_NAME_MAX - (sizeof(STAMP_PREFIX) - 1) - (sizeof(STAMP_SUFFIX) - 1) - \

@@ -248,6 +248,8 @@ void fake_cgroup(struct fake *f, const char *dir)
 		{ "memory.high", "max\n" }, { "memory.max", "max\n" },
 		{ "memory.swap.max", "max\n" }, { "memory.zswap.max", "max\n" },
 		{ "memory.current", "1073741824\n" }, { "memory.reclaim", "" },
+		/* a memcg under an fg root, as the kernel shows it */
+		{ "memory.lru_gen_policy", "mglru [fg]\n" },
 		{ "memory.stat", "anon 1\nfile 2\nworkingset_refault_anon 11\n"
 				 "workingset_refault_file 22\npgscan 33\npgscan_kswapd 34\n"
 				 "pgsteal 44\npgsteal_kswapd 45\n" },

@@ -253,6 +253,117 @@ static void test_dry_run_prefix_now(void)
 	fake_cleanup(&f);
 }
 
+#define SYS_POLICY SYS_CG "/memory.lru_gen_policy"
+#define POLICY_SAVED "/run/mglru-fg/policy-system.slice.saved"
+
+/* Policy= on a slice with a cgroup: written, recorded for revert, then
+ * no drift; a slice with none is started first; revert puts it back. */
+static void test_policy(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_systemctl(&f, 0);
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=mglru\nExpectPolicy=mglru\n"
+			      "[Slice app.slice]\nPolicy=mglru\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.out, "drift: system.slice memory.lru_gen_policy: fg, want mglru (" LOCAL ":2)\n");
+	CHECK_HAS(r.out, "drift: system.slice follows fg, but ExpectPolicy=mglru (" LOCAL ":3)\n");
+	CHECK_LACKS(r.out, "app.slice");
+	result_free(&r);
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_HAS(r.out, "system.slice Policy: fg -> mglru (" LOCAL ":2)\n");
+	CHECK_HAS(r.out, "run systemctl start app.slice, then write its memory.lru_gen_policy: mglru\n");
+	CHECK_FILE(&f, SYS_POLICY, "mglru [fg]\n");
+	result_free(&r);
+
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, SYS_POLICY, "mglru");
+	CHECK_FILE(&f, POLICY_SAVED, "fg mglru\n");
+	CHECK_HAS(r.err, "system.slice Policy: fg -> mglru (" LOCAL ":2)");
+	/* the fake systemctl makes no cgroup: the policy waits */
+	CHECK_HAS(r.err, "app.slice: no cgroup after systemctl start");
+	CHECK_LACKS(r.err, "ExpectPolicy");
+	CHECK_SYSTEMCTL(&f, "start app.slice\n");
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+
+	/* a second apply keeps the first policy on record */
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=fg\n");
+	fake_write(&f, SYS_POLICY, "[mglru] fg\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, SYS_POLICY, "fg");
+	CHECK_FILE(&f, POLICY_SAVED, "fg fg\n");
+	result_free(&r);
+
+	fake_write(&f, POLICY_SAVED, "fg mglru\n");
+	fake_write(&f, SYS_POLICY, "[mglru] fg\n");
+	tune_run(&f, &r, "revert", "--dry-run", NULL);
+	CHECK_HAS(r.out, "system.slice Policy: mglru -> fg (as before mglru-fg-tune)\n");
+	CHECK_FILE(&f, SYS_POLICY, "[mglru] fg\n");
+	result_free(&r);
+	tune_run(&f, &r, "revert", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, SYS_POLICY, "fg");
+	CHECK_FILE(&f, POLICY_SAVED, NULL);
+	result_free(&r);
+
+	/* changed by someone else since: left alone, the record goes */
+	fake_write(&f, POLICY_SAVED, "fg mglru\n");
+	tune_run(&f, &r, "revert", NULL);
+	CHECK_FILE(&f, SYS_POLICY, "fg");
+	CHECK_HAS(r.err, "not the mglru mglru-fg-tune wrote: left as it is");
+	CHECK_FILE(&f, POLICY_SAVED, NULL);
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* What stops Policy=: classic, a kernel without the file, a bad value. */
+static void test_policy_refused(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=classic\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "Policy=classic: a slice follows mglru or fg");
+	CHECK_FILE(&f, SYS_POLICY, "mglru [fg]\n");
+	result_free(&r);
+
+	fake_write(&f, LOCAL, "[Slice -.slice]\nPolicy=mglru\n[Global]\nPolicy=fg\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_HAS(r.err, "Policy= has no effect on -.slice");
+	CHECK_HAS(r.err, "Policy= belongs in a [Slice ...] section");
+	result_free(&r);
+
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=mglru\n");
+	fake_remove(&f, SYS_POLICY);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "system.slice: no memory.lru_gen_policy");
+	CHECK(!fake_exists(&f, SYS_POLICY));
+	CHECK_FILE(&f, POLICY_SAVED, NULL);
+	result_free(&r);
+
+	fake_write(&f, SYS_POLICY, "classic\n");
+	fake_write(&f, "/sys/kernel/mm/lru_gen/policy", "[classic] mglru fg\n");
+	fake_write(&f, "/sys/kernel/mm/lru_gen/enabled", "0x0000\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "system.slice: Policy= and ExpectPolicy= skipped: the running policy is classic");
+	CHECK_FILE(&f, SYS_POLICY, "classic\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 void tests_apply(void)
 {
 	h_run("apply: an exact slice without a cgroup still gets its drop-in",
@@ -266,4 +377,7 @@ void tests_apply(void)
 	      test_longest_slice_name);
 	h_run("--dry-run: a prefix section's \"now\" is its matching slices'",
 	      test_dry_run_prefix_now);
+	h_run("Policy=: written, checked, started first, reverted", test_policy);
+	h_run("Policy=: refused for classic and -.slice, skipped without the file or under classic",
+	      test_policy_refused);
 }

@@ -221,6 +221,7 @@ static void test_status(void)
 		  "  memory.max               max\n"
 		  "  memory.swap.max          max\n"
 		  "  memory.zswap.max         max\n"
+		  "  memory.lru_gen_policy    mglru [fg]\n"
 		  "  memory.current           1073741824\n"
 		  "  workingset_refault_anon  11\n"
 		  "  workingset_refault_file  22\n"

@@ -90,7 +90,9 @@ static void test_every_key(void)
 		"ManagedOOMMemoryPressureLimit=60.5%\n"
 		"ProactiveReclaim=1%\n"
 		"ReclaimSwappiness=200\n"
-		"ReclaimInterval=2min\n";
+		"ReclaimInterval=2min\n"
+		"Policy=fg\n"
+		"ExpectPolicy=fg\n";
 	struct conf c;
 	struct diags d = { "", 0, 0 };
 	struct conf_resolved r;
@@ -113,6 +115,8 @@ static void test_every_key(void)
 	CHECK_INT(r.val[KEY_MEMORY_SWAP_MAX].size.kind, SIZE_BYTES);
 	CHECK_U64(r.val[KEY_MEMORY_ZSWAP_MAX].size.bytes, 512 << 10);
 	CHECK_U64(r.val[KEY_OOM_PRESSURE].num, OOM_KILL);
+	CHECK_U64(r.val[KEY_POLICY].num, POLICY_FG);
+	CHECK_U64(r.val[KEY_EXPECT_POLICY].num, POLICY_FG);
 	CHECK_U64(r.val[KEY_OOM_PRESSURE_LIMIT].num, 6050);
 	CHECK_INT(r.val[KEY_PROACTIVE_RECLAIM].size.permyriad, 100);
 	CHECK_U64(r.val[KEY_RECLAIM_SWAPPINESS].num, 200);

@@ -433,6 +433,7 @@ static void policy_target(struct tune *t, const struct target *tg, void *userdat
 	struct run *r = userdata;
 	struct conf_resolved res;
 	struct target started = *tg;
+	char msg[PATH_MAX + 2 * UNIT_NAME_MAX];
 	enum policy cur;
 	int e;
 
@@ -481,14 +482,13 @@ static void policy_target(struct tune *t, const struct target *tg, void *userdat
 	if (!res.set[KEY_EXPECT_POLICY] || res.val[KEY_EXPECT_POLICY].num == cur ||
 	    (t->mode == MODE_DRY_RUN && res.set[KEY_POLICY]))
 		return;
+	snprintf(msg, sizeof(msg), "%s follows %s, but ExpectPolicy=%s (%s:%u)", tg->slice,
+		 policy_name(cur), policy_name((enum policy)res.val[KEY_EXPECT_POLICY].num),
+		 res.file[KEY_EXPECT_POLICY], res.line[KEY_EXPECT_POLICY]);
 	if (t->mode == MODE_CHECK)
-		drift(r, "%s follows %s, but ExpectPolicy=%s (%s:%u)", tg->slice, policy_name(cur),
-		      policy_name((enum policy)res.val[KEY_EXPECT_POLICY].num),
-		      res.file[KEY_EXPECT_POLICY], res.line[KEY_EXPECT_POLICY]);
+		drift(r, "%s", msg);
 	else
-		log_warning("%s follows %s, but ExpectPolicy=%s (%s:%u)", tg->slice,
-			    policy_name(cur), policy_name((enum policy)res.val[KEY_EXPECT_POLICY].num),
-			    res.file[KEY_EXPECT_POLICY], res.line[KEY_EXPECT_POLICY]);
+		log_warning("%s", msg);
 }
 
 static void reload(struct run *r)

@@ -3,7 +3,6 @@
  * min_ttl_ms would otherwise stay in force until the next boot. It reads
  * no configuration (which may be broken, or already gone) and needs no
  * multi-gen LRU: what it removes is what state.c says apply left. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +89,14 @@ static void revert_policy(struct undo *u, const char *slice)
 	struct tune *t = u->t;
 	char cgroup[PATH_MAX], path[PATH_MAX + 32];
 	enum policy orig, written, cur;
-	int e = policy_saved(t, slice, &orig, &written);
+	bool is_prefix;
+	const char *why;
+	int e;
 
+	/* only apply writes these records, and only for plain slices */
+	if (!slice_name_valid(slice, &is_prefix, &why) || is_prefix)
+		return;
+	e = policy_saved(t, slice, &orig, &written);
 	if (e < 0) {
 		runtime_error(t, "cannot read the policy recorded for %s: %s", slice, strerror(-e));
 		return;
@@ -124,32 +129,9 @@ static void revert_policy(struct undo *u, const char *slice)
 
 static void revert_policies(struct undo *u)
 {
-	char real[PATH_MAX], **names = NULL;
-	size_t pre = strlen(POLICY_PREFIX), suf = strlen(POLICY_SUFFIX), n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d;
+	size_t n;
+	char **names = state_slices(u->t, POLICY_PREFIX, POLICY_SUFFIX, &n);
 
-	if (path_join(u->t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
-		return;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		char *slice;
-		bool is_prefix;
-		const char *why;
-
-		if (len <= pre + suf || strncmp(de->d_name, POLICY_PREFIX, pre) != 0 ||
-		    strcmp(de->d_name + len - suf, POLICY_SUFFIX) != 0)
-			continue;
-		slice = xstrndup(de->d_name + pre, len - pre - suf);
-		if (!slice_name_valid(slice, &is_prefix, &why) || is_prefix) {
-			free(slice);
-			continue;
-		}
-		names = grow(names, &cap, n, sizeof(*names));
-		names[n++] = slice;
-	}
-	closedir(d);
-	/* the directory is not read while records go */
 	for (size_t i = 0; i < n; i++)
 		revert_policy(u, names[i]);
 	free_strv(names, n);
@@ -184,24 +166,17 @@ static void revert_dropins(struct undo *u)
 /* The reclaim stamps: only the next reclaim round would read them. */
 static void revert_stamps(struct undo *u)
 {
-	struct tune *t = u->t;
-	char real[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
+	size_t n;
+	char **names = state_slices(u->t, STAMP_PREFIX, STAMP_SUFFIX, &n);
 
-	if (path_join(t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
-		return;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name), pre = strlen(STAMP_PREFIX), suf = strlen(STAMP_SUFFIX);
+	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX];
 
-		if (len <= pre + suf || strncmp(de->d_name, STAMP_PREFIX, pre) != 0 ||
-		    strcmp(de->d_name + len - suf, STAMP_SUFFIX) != 0 ||
-		    (size_t)snprintf(path, sizeof(path), STATE_DIR "/%s", de->d_name) >= sizeof(path))
-			continue;
-		step_remove(u, path);
+		if ((size_t)snprintf(path, sizeof(path), STATE_DIR "/" STAMP_PREFIX "%s" STAMP_SUFFIX,
+				     names[i]) < sizeof(path))
+			step_remove(u, path);
 	}
-	closedir(d);
+	free_strv(names, n);
 }
 
 static void revert_reload(struct undo *u)

@@ -52,6 +52,33 @@ char **dropin_slices(struct tune *t, size_t *n_out)
 	return names;
 }
 
+/* The slices that have a STATE_DIR/PREFIX<slice>SUFFIX record, sorted. */
+char **state_slices(struct tune *t, const char *prefix, const char *suffix, size_t *n_out)
+{
+	size_t pre = strlen(prefix), suf = strlen(suffix), n = 0, cap = 0;
+	char real[PATH_MAX], **names = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	*n_out = 0;
+	if (path_join(t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > pre + suf && strncmp(de->d_name, prefix, pre) == 0 &&
+		    strcmp(de->d_name + len - suf, suffix) == 0) {
+			names = grow(names, &cap, n, sizeof(*names));
+			names[n++] = xstrndup(de->d_name + pre, len - pre - suf);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*n_out = n;
+	return names;
+}
+
 void free_strv(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

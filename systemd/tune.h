@@ -79,6 +79,7 @@ int tune_cat_config(struct tune *t);
 int dropin_path(const char *slice, char *buf, size_t n);
 /* Sorted names of the slices with a directory in DROPIN_DIR. */
 char **dropin_slices(struct tune *t, size_t *n);
+char **state_slices(struct tune *t, const char *prefix, const char *suffix, size_t *n);
 void free_strv(char **v, size_t n);
 /* Removes our drop-in and its directory if that is then empty. */
 int dropin_remove(struct tune *t, const char *path);

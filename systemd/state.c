@@ -27,22 +27,29 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **dropin_slices(struct tune *t, size_t *n_out)
+/*
+ * The names in DIR (under the root) that start with PREFIX and end with
+ * SUFFIX, sorted, each without PREFIX and without all but the first KEEP
+ * characters of SUFFIX.
+ */
+static char **dir_names(struct tune *t, const char *dir, const char *prefix, const char *suffix,
+			size_t keep, size_t *n_out)
 {
+	size_t pre = strlen(prefix), suf = strlen(suffix), n = 0, cap = 0;
 	char real[PATH_MAX], **names = NULL;
-	size_t n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
 
 	*n_out = 0;
-	if (path_join(t->root, DROPIN_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
+	if (path_join(t->root, dir, real, sizeof(real)) < 0 || !(d = opendir(real)))
 		return NULL;
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (len > 8 && strcmp(de->d_name + len - 8, ".slice.d") == 0) {
+		if (len > pre + suf && strncmp(de->d_name, prefix, pre) == 0 &&
+		    strcmp(de->d_name + len - suf, suffix) == 0) {
 			names = grow(names, &cap, n, sizeof(*names));
-			names[n++] = xstrndup(de->d_name, len - 2);
+			names[n++] = xstrndup(de->d_name + pre, len - pre - suf + keep);
 		}
 	}
 	closedir(d);
@@ -52,31 +59,16 @@ char **dropin_slices(struct tune *t, size_t *n_out)
 	return names;
 }
 
+/* The slices that have a drop-in directory (<slice>.d) in DROPIN_DIR, sorted. */
+char **dropin_slices(struct tune *t, size_t *n_out)
+{
+	return dir_names(t, DROPIN_DIR, "", ".slice.d", strlen(".slice"), n_out);
+}
+
 /* The slices that have a STATE_DIR/PREFIX<slice>SUFFIX record, sorted. */
 char **state_slices(struct tune *t, const char *prefix, const char *suffix, size_t *n_out)
 {
-	size_t pre = strlen(prefix), suf = strlen(suffix), n = 0, cap = 0;
-	char real[PATH_MAX], **names = NULL;
-	struct dirent *de;
-	DIR *d;
-
-	*n_out = 0;
-	if (path_join(t->root, STATE_DIR, real, sizeof(real)) < 0 || !(d = opendir(real)))
-		return NULL;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len > pre + suf && strncmp(de->d_name, prefix, pre) == 0 &&
-		    strcmp(de->d_name + len - suf, suffix) == 0) {
-			names = grow(names, &cap, n, sizeof(*names));
-			names[n++] = xstrndup(de->d_name + pre, len - pre - suf);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	*n_out = n;
-	return names;
+	return dir_names(t, STATE_DIR, prefix, suffix, 0, n_out);
 }
 
 void free_strv(char **v, size_t n)

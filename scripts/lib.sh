@@ -71,6 +71,23 @@ krel() { echo "$BASE_VERSION$(krel_suffix "$1")"; }
 # image_deb FLAVOUR: the linux-image deb that make deb built for the loaded
 # arch, or nothing
 image_deb() { ls "$BUILD/deb/$A_DEBARCH-$1/linux-image-$(krel "$1")_"*.deb 2>/dev/null | head -n1; }
+# image_unpack FLAVOUR: that deb unpacked under build/smoke (again only
+# when the deb is newer), for booting it with its modules; prints the root
+# (boot/vmlinuz-KREL, lib/modules/KREL) or fails naming the make to run.
+image_unpack() {
+	_iu_krel=$(krel "$1") _iu_deb=$(image_deb "$1")
+	[ -n "$_iu_deb" ] || die "no linux-image-$_iu_krel deb in build/deb/$A_DEBARCH-$1 (make deb FLAVOUR=$1)"
+	_iu_root=$BUILD/smoke/$_iu_krel
+	[ -n "$(find "$_iu_root/.deb" -newer "$_iu_deb" 2>/dev/null)" ] || {
+		rm -rf "$_iu_root"
+		mkdir -p "$_iu_root"
+		dpkg-deb -x "$_iu_deb" "$_iu_root" || die "cannot unpack $_iu_deb"
+		# the deb's mtimes are the commit's: make the initramfs
+		# builders see these modules as new
+		touch "$_iu_root/.deb" "$_iu_root/lib/modules/$_iu_krel"
+	}
+	echo "$_iu_root"
+}
 # Debian's own cloud kernel of the pinned base, for the loaded arch: the
 # stock arm of the A/B, and the config the cloud flavour is held to.
 # stock_krel prints its release; stock_fetch unpacks it and prints where.

@@ -7,11 +7,13 @@
 # neither dpkg-buildpackage nor rpmbuild may compile a kernel object
 # again, which ccache's log shows. Not counted: kbuild's compiler probes
 # (in .tmp_* directories), the host tools under tools/ (objtool: its
-# __FILE__ is an absolute path), and the three objects that hold the
-# build's time and number (UTS_VERSION). The userspace programs bypass
+# __FILE__ is an absolute path), and the objects that hold the build's
+# time and number (UTS_VERSION): init/version-timestamp, x86's boot/version
+# and boot/header, and with RANDOMIZE_BASE (cloud) x86's
+# boot/compressed/kaslr. The userspace programs bypass
 # ccache. The package lists go to build/deb-FLAVOUR.list, rpm-FLAVOUR.list.
 
-pkg_stamped='(^|/)(init/version-timestamp|arch/[^/]*/boot/(version|header))[.]o$'
+pkg_stamped='(^|/)(init/version-timestamp|arch/[^/]*/boot/(version|header|compressed/kaslr))[.]o$'
 # pkgs_from_cache deb|rpm FLAVOUR
 pkgs_from_cache() {
 	_clog=$TAP_LOGDIR/ccache-$1-$2

@@ -448,6 +448,17 @@ static void policy_target(struct tune *t, const struct target *tg, void *userdat
 	if (!tg->exists) {
 		if (!res.set[KEY_POLICY] || t->mode == MODE_CHECK)
 			return;
+		/* Planned as apply will find it: with no systemctl run, no
+		 * cgroup appears, and the policy waits (below). */
+		if (!tune_runs_systemctl(t)) {
+			if (t->mode == MODE_DRY_RUN)
+				printf("%s has no cgroup, and --root starts no unit: Policy= waits for "
+				       "an apply on the running system\n", tg->slice);
+			else
+				log_notice("%s: no cgroup, and --root starts no unit: Policy= waits "
+					   "for an apply on the running system", tg->slice);
+			return;
+		}
 		if (t->mode == MODE_DRY_RUN) {
 			printf("run systemctl start %s, then write its memory.lru_gen_policy: %s\n",
 			       tg->slice, policy_name((enum policy)res.val[KEY_POLICY].num));

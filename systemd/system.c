@@ -128,21 +128,33 @@ int tune_systemctl(struct tune *t, const char *verb)
 	return tune_systemctl_unit(t, verb, NULL);
 }
 
-int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit)
+/* A tree under --root is not what the running manager sees: there only a
+ * stand-in named by $MGLRU_FG_TUNE_SYSTEMCTL is run. */
+static const char *systemctl_prog(const struct tune *t)
 {
 	const char *prog = getenv("MGLRU_FG_TUNE_SYSTEMCTL");
+
+	if (prog && *prog)
+		return prog;
+	return t->has_root ? NULL : "systemctl";
+}
+
+bool tune_runs_systemctl(const struct tune *t)
+{
+	return systemctl_prog(t) != NULL;
+}
+
+int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit)
+{
+	const char *prog = systemctl_prog(t);
 	char *argv[] = { (char *)"systemctl", (char *)verb, (char *)unit, NULL };
 	const char *sep = unit ? " " : "", *u = unit ? unit : "";
 	pid_t pid;
 	int status, r;
 
-	if (!prog || !*prog) {
-		/* A tree under --root is not what the running manager sees. */
-		if (t->has_root) {
-			log_notice("--root given, not running: systemctl %s%s%s", verb, sep, u);
-			return 0;
-		}
-		prog = "systemctl";
+	if (!prog) {
+		log_notice("--root given, not running: systemctl %s%s%s", verb, sep, u);
+		return 0;
 	}
 	fflush(stdout);
 	fflush(stderr);

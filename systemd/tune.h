@@ -54,6 +54,8 @@ int tune_mem_total(struct tune *t, uint64_t *bytes);
 /* Resolves a size setting to bytes (percentages need MemTotal). */
 int tune_size_bytes(struct tune *t, const struct size_spec *s, uint64_t *bytes);
 int tune_systemctl(struct tune *t, const char *verb);
+/* false under --root without $MGLRU_FG_TUNE_SYSTEMCTL: systemctl is only logged */
+bool tune_runs_systemctl(const struct tune *t);
 /* systemctl VERB UNIT; UNIT may be NULL */
 int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit);
 /* Exact sections in order, each with its cgroup (exists or not); prefix

@@ -324,6 +324,32 @@ static void test_policy(void)
 	fake_cleanup(&f);
 }
 
+/* --root with no stand-in runs no systemctl start: dry-run plans what
+ * apply then does, which is to leave the policy waiting. */
+static void test_policy_root_unstarted(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	unsetenv("MGLRU_FG_TUNE_SYSTEMCTL");
+	fake_write(&f, VENDOR, "");
+	fake_write(&f, LOCAL, "[Slice app.slice]\nPolicy=mglru\n");
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.out, "app.slice has no cgroup, and --root starts no unit: Policy= waits");
+	CHECK_HAS(r.out, "nothing to change\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "app.slice: no cgroup, and --root starts no unit: Policy= waits");
+	CHECK_HAS(r.err, "nothing to change");
+	CHECK_LACKS(r.err, "systemctl start");
+	CHECK(!fake_exists(&f, "/run/mglru-fg/policy-app.slice.saved"));
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 /* What stops Policy=: classic, a kernel without the file, a bad value. */
 static void test_policy_refused(void)
 {
@@ -378,6 +404,7 @@ void tests_apply(void)
 	h_run("--dry-run: a prefix section's \"now\" is its matching slices'",
 	      test_dry_run_prefix_now);
 	h_run("Policy=: written, checked, started first, reverted", test_policy);
+	h_run("Policy=: --root starts no slice, in the plan as in apply", test_policy_root_unstarted);
 	h_run("Policy=: refused for classic and -.slice, skipped without the file or under classic",
 	      test_policy_refused);
 }

@@ -46,6 +46,10 @@ arch_load() {
 flavours() { awk '!/^#/ && NF { print $1 }' "$TOP/config/flavours"; }
 # flavour_default: the table's first row.
 flavour_default() { flavours | sed -n 1p; }
+# flavour_variant FLAVOUR: what the packages of a flavour add to their
+# family's name (kernel-mglru-fg-cloud-core, linux-image-mglru-fg-cloud);
+# the default flavour adds nothing. debian/rules and the spec say the same.
+flavour_variant() { [ "$1" = "$(flavour_default)" ] || echo "-$1"; }
 
 # flavour_load FLAVOUR: set F_* from the flavours table, or fail naming
 # the choices. flavour_has ARCH: whether that flavour exists for ARCH.

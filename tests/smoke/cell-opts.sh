@@ -7,7 +7,7 @@ cell_opts() {
 	opts='' nopts=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--softlockup-report | --print-dir) opts="$opts $1" _n=1 ;;
+		--softlockup-report | --tcg-single | --print-dir) opts="$opts $1" _n=1 ;;
 		--*) [ $# -ge 2 ] || die "$1 needs a value"; opts="$opts $1 $2" _n=2 ;;
 		*) break ;;
 		esac

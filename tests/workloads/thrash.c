@@ -8,12 +8,15 @@
  * pages through a shared mapping (refaults in page faults). --mode prepare
  * only writes the file, so that a caller can write it outside the memcg
  * and drop it from the cache: the first read of a block is then a plain
- * miss, not the refault of a page the write pushed out. Every block read
- * is verified.
+ * miss, not the refault of a page the write pushed out. --sequential reads
+ * the blocks in order instead, pass after pass, so that every refault
+ * comes a file's length of reads after its eviction. Every block read is
+ * verified.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,12 +25,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: thrash --dir DIR --size SIZE [--reads N] [--mode read|mmap|prepare] [--seed N]\n"
+		"usage: thrash --dir DIR --size SIZE [--reads N] [--mode read|mmap|prepare] [--sequential] [--seed N]\n"
 		"  --dir DIR     where the file lives (a disk file system; created if missing)\n"
 		"  --size SIZE   the file, read at random (K, M, G); written unless it has that size\n"
 		"  --reads N     blocks read (required unless --mode prepare)\n"
 		"  --mode        read: pread(); mmap: a shared mapping; prepare: only write the\n"
 		"                file (default read)\n"
+		"  --sequential  read the blocks in order, wrapping at the end, with readahead\n"
 		"  --seed N      pattern and order seed (default 11)\n"
 		"Prints reads. Exit: 0 data intact, 1 mismatch or runtime error, 2 usage.\n");
 }
@@ -40,12 +44,14 @@ int main(int argc, char **argv)
 		{ "reads", required_argument, NULL, 'n' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "sequential", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static uint64_t buf[WL_WORDS];
 	unsigned long long size = 0;
 	unsigned long seed = 11, reads = 0, blocks, bad = 0;
+	bool sequential = false;
 	const char *dir = NULL, *mode = "read";
 	uint64_t rng;
 	char path[4096];
@@ -61,6 +67,7 @@ int main(int argc, char **argv)
 		case 'n': reads = wl_num("--reads", optarg, 1UL << 40); break;
 		case 'm': mode = optarg; break;
 		case 's': seed = wl_num("--seed", optarg, 1UL << 40); break;
+		case 'q': sequential = true; break;
 		case 'H': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -96,8 +103,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "prepare"))
 		return close(fd) ? 1 : 0;
-	/* uniform random reads: readahead would only blur the refaults */
-	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	/* random reads: readahead would only blur the refaults; in order, it is what a scan gets */
+	posix_fadvise(fd, 0, 0, sequential ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_RANDOM);
 	if (!strcmp(mode, "mmap")) {
 		/*
 		 * No MADV_RANDOM: VM_RAND_READ keeps the multi-gen LRU from
@@ -112,7 +119,7 @@ int main(int argc, char **argv)
 	}
 
 	for (unsigned long i = 0; i < reads; i++) {
-		unsigned long b = wl_rand(&rng) % blocks;
+		unsigned long b = sequential ? i % blocks : wl_rand(&rng) % blocks;
 		const uint64_t *p = buf;
 
 		if (map) {

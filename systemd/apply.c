@@ -383,11 +383,13 @@ static void check_target(struct tune *t, const struct target *tg, void *userdata
 	}
 }
 
-/* Policy=: a slice's own memcg is never charged directly (its pages are
- * its units'), so the kernel takes a new policy at any time, and the units
- * started in it afterwards inherit it; running ones keep theirs. A slice
- * with no cgroup yet is started first, so that it is empty when it takes
- * the policy. */
+/* Policy=: a slice's own memcg is charged only for pages its processes
+ * charged before they moved into units, or for the pages of a child
+ * without +memory in the slice's subtree_control; until then the kernel
+ * takes a new policy at any time, and the units started in it afterwards
+ * inherit it; running ones keep theirs. Once charged, the slice is sealed
+ * (EBUSY, reported below). A slice with no cgroup yet is started first,
+ * so that it is empty when it takes the policy. */
 static void write_policy(struct run *r, const struct target *tg, const struct conf_resolved *res,
 			 enum policy cur, enum policy want)
 {

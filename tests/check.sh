@@ -61,7 +61,7 @@ for p in classic mglru fg 1 bogus default; do
 	tap_cell "$TOP/tests/smoke/cell" "$@" "$HOST_ARCH" "$p"
 done
 # fg's refault distance over a scan longer than the memory: its clock must
-# not wrap within it (one node: each node's lruvec has a clock of its own).
+# not wrap within it.
 tap_cell "$TOP/tests/smoke/cell" --tag clock-wrap --suite wrap --timeout 900 "$HOST_ARCH" fg
 # A 2-minute slice of make stress on virt: 10 classic <-> mglru toggles
 # under three working memcgs, then every access path at once for 30 s.

@@ -18,7 +18,7 @@ export JOBS
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick bench-cloud \
-	memcg-check compile-check check-series farm-check cloud-check deb rpm packages source-packages \
+	memcg-check memcg-scale memcg-scale-smp compile-check check-series farm-check cloud-check deb rpm packages source-packages \
 	check check-all clean help
 
 all: packages
@@ -50,6 +50,8 @@ help:
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round, 1 vCPU under -icount"
 	@echo "make bench-cloud     W1-W10, our cloud kernel's mglru vs Debian's stock cloud kernel, 2 rounds"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
+	@echo "make memcg-scale     the memcg walk at 16 to 4,096 memcgs (W12, W13): stock vs lru vs iter, -icount"
+	@echo "make memcg-scale-smp W12 at 1,024 memcgs on 2 vCPUs, no icount: the concurrency proxy"
 	@echo "make farm-check      the .dsc rebuilt by sbuild in a clean chroot, the SRPM by rpmbuild --rebuild (FLAVOUR=)"
 	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, SMOKE=0)"
@@ -210,6 +212,29 @@ memcg-check: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
 	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 --publish memcg-check $(BENCH_OPTS)
+
+# The memcg walk of global reclaim at scale: W12 at 16, 256, 1,024 and
+# 4,096 memcgs and W13 (the memcg LRU's own test, scaled down) on Debian's
+# stock 6.12 and on ours under mglru with each walk (lru_gen_walk=lru, the
+# default, and iter), one vCPU under -icount; the report judges whether
+# mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; about 25
+# minutes a round here. Not part of check.
+SCALE_ROUNDS ?= 2
+SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
+memcg-scale: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --icount --rounds $(SCALE_ROUNDS) --arms "stock-mglru mglru mglru-iter" \
+		--workloads "$(SCALE_WORKLOADS)" --publish memcg-scale $(BENCH_OPTS)
+
+# The closest concurrency proxy this machine has: W12 at 1,024 memcgs on 2
+# vCPUs without icount, several direct reclaimers at once. Times and
+# rates indicative only.
+memcg-scale-smp: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --rounds 1 --arms "stock-mglru mglru mglru-iter" --workloads W12:1024 \
+		--publish memcg-scale-smp $(BENCH_OPTS)
 
 # The compile under memory pressure (W6) on mglru and fg, at swappiness
 # 60 and 100, 3 rounds under -icount: the seed's columns, and the goal of

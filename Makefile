@@ -217,8 +217,9 @@ memcg-check: deps
 # 4,096 memcgs and W13 (the memcg LRU's own test, scaled down) on Debian's
 # stock 6.12 and on ours under mglru with each walk (lru_gen_walk=lru, the
 # default, and iter), one vCPU under -icount; the report judges whether
-# mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; about 25
-# minutes a round here. Not part of check.
+# mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours here:
+# at 4,096 memcgs under reclaim, 10 guest seconds took over 15 minutes of
+# TCG. Not part of check.
 SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps

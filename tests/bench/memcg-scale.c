@@ -3,7 +3,7 @@
  * memcg-scale: the memcg walk of global reclaim, at N memcgs.
  *
  *   memcg-scale --cgroup DIR --memcgs N --file FILE --anon-kib K --idle-pct P
- *               {--avail-mib M --reads R | --reclaim-mib R --window S}
+ *               --warm S --window S {--room-mib M | --reclaim-mib R}
  *
  * N children, each in its own memcg DIR/m.I (made here; DIR must have
  * +memory in its subtree_control), each owning one N-th of FILE: it reads
@@ -11,18 +11,22 @@
  * anonymous memory, then, unless it is one of the idle P %, reads 4 KiB of
  * its share at random forever, writing one of its anonymous pages every 16
  * reads. Then one of two pressures:
- *   --avail-mib M: all but M MiB of MemAvailable is locked (mlock), so
- *       global reclaim chooses which memcgs give memory back; R reads in
- *       all warm up, then R are measured;
+ *   --room-mib M: memory is locked (mlock) until the free pages and the
+ *       file cache come to M MiB, so that global reclaim chooses which
+ *       memcgs give memory back (MemAvailable would not do: it is an
+ *       estimate, and at 4,096 memcgs it left the busy readers' whole
+ *       set in memory);
  *   --reclaim-mib R: nothing is locked; every second R MiB is asked of the
  *       root's memory.reclaim (the memcg LRU's own test, in its cover
  *       letter: fair is the same pgsteal from each memcg, and about what
- *       was asked); S seconds warm up, then S are measured.
- * Out, one "key=value"
- * a line: the window's reclaim (/proc/vmstat), the kernel's CPU time
- * (/proc/stat, and kswapd's own from its schedstat: under QEMU's -icount,
- * 1 ns is one instruction), and per memcg the pages reclaimed and the
- * reads done, as their spread over the memcgs. The memcgs go at exit.
+ *       was asked).
+ * Then the readers run S seconds to warm up, and S more are measured.
+ * Out, one "key=value" a line: the window's reclaim (/proc/vmstat), its
+ * guest time per page reclaimed and per read (under QEMU's -icount, with
+ * the CPU never idle, 1 ns is one instruction), the kernel's share as
+ * /proc/stat samples it and kswapd's own from its schedstat, and per memcg
+ * the pages reclaimed and the reads done, as their spread over the
+ * memcgs. The memcgs go at exit.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,8 +51,8 @@
 #define PAGE 4096L
 
 static const char *dir, *file;
-static long memcgs, anon_kib = -1, idle_pct = -1, window, phase_reads;
-static long avail_mib, reclaim_mib;
+static long memcgs, anon_kib = -1, idle_pct = -1, warm = -1, window;
+static long room_mib, reclaim_mib;
 static pid_t parent;
 /* the start line: the readers block on it until the parent closes it */
 static int go[2];
@@ -73,7 +77,7 @@ static void die(const char *fmt, ...)
 static void usage(void)
 {
 	fprintf(stderr, "usage: memcg-scale --cgroup DIR --memcgs N --file FILE --anon-kib K\n"
-		"       --idle-pct P {--avail-mib M --reads R | --reclaim-mib R --window S}\n");
+		"       --idle-pct P --warm S --window S {--room-mib M | --reclaim-mib R}\n");
 	exit(2);
 }
 
@@ -274,15 +278,6 @@ static void note(const char *what)
 		(double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9);
 }
 
-static uint64_t total(volatile uint64_t *reads)
-{
-	uint64_t sum = 0;
-
-	for (long i = 0; i < memcgs; i++)
-		sum += reads[i];
-	return sum;
-}
-
 static void nap(long secs)
 {
 	struct timespec t = { .tv_sec = secs };
@@ -343,21 +338,20 @@ int main(int argc, char **argv)
 			anon_kib = number(o, v, 0, 1L << 30);
 		else if (!strcmp(o, "--idle-pct"))
 			idle_pct = number(o, v, 0, 99);
-		else if (!strcmp(o, "--reads"))
-			phase_reads = number(o, v, 1, 1L << 40);
+		else if (!strcmp(o, "--warm"))
+			warm = number(o, v, 0, 86400);
 		else if (!strcmp(o, "--window"))
 			window = number(o, v, 1, 86400);
-		else if (!strcmp(o, "--avail-mib"))
-			avail_mib = number(o, v, 1, 1L << 20);
+		else if (!strcmp(o, "--room-mib"))
+			room_mib = number(o, v, 1, 1L << 20);
 		else if (!strcmp(o, "--reclaim-mib"))
 			reclaim_mib = number(o, v, 1, 1L << 20);
 		else
 			usage();
 		i++;
 	}
-	if (!dir || !file || !memcgs || anon_kib < 0 || idle_pct < 0 ||
-	    (!(avail_mib && phase_reads && !reclaim_mib && !window) &&
-	     !(reclaim_mib && window && !avail_mib && !phase_reads)))
+	if (!dir || !file || !memcgs || anon_kib < 0 || idle_pct < 0 || warm < 0 || !window ||
+	    !room_mib == !reclaim_mib)
 		usage();
 	ooms = keyed("/proc/vmstat", "oom_kill");
 	parent = getpid();
@@ -407,16 +401,17 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	note("every reader has read its share");
-	if (avail_mib) {
-		long long avail = keyed("/proc/meminfo", "MemAvailable:") / 1024;
+	if (room_mib) {
+		long long room = (keyed("/proc/meminfo", "MemFree:") + keyed("/proc/meminfo", "Active(file):") +
+				  keyed("/proc/meminfo", "Inactive(file):")) / 1024;
 
-		if (avail <= avail_mib)
-			die("only %lld MiB available, %ld to be left", avail, avail_mib);
-		pinned = (size_t)(avail - avail_mib) << 20;
+		if (room <= room_mib)
+			die("only %lld MiB free or in the file cache, %ld to be left", room, room_mib);
+		pinned = (size_t)(room - room_mib) << 20;
 		pin = mmap(NULL, pinned, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (pin == MAP_FAILED || mlock(pin, pinned))
-			die("cannot lock %lld MiB: %s", avail - avail_mib, strerror(errno));
-		printf("pinned_mib=%lld\n", avail - avail_mib);
+			die("cannot lock %lld MiB: %s", room - room_mib, strerror(errno));
+		printf("pinned_mib=%lld\n", room - room_mib);
 		note("locked");
 	}
 	close(go[1]);
@@ -429,8 +424,8 @@ int main(int argc, char **argv)
 				reads0[i] = reads[i];
 			}
 		}
-		if (reclaim_mib) {
-			for (long s = 0; s < window; s++) {
+		for (long t = 0; t < (phase ? window : warm); t++) {
+			if (reclaim_mib) {
 				char req[32];
 				int fd = open("/sys/fs/cgroup/memory.reclaim", O_WRONLY);
 
@@ -442,18 +437,9 @@ int main(int argc, char **argv)
 					refused++;
 				close(fd);
 				asked += phase ? reclaim_mib << 20 : 0;
-				nap(1);
 			}
-			continue;
+			nap(1);
 		}
-		/*
-		 * Under -icount a second of the guest holds as many disk reads
-		 * as its instructions allow, each at the host's pace: a phase
-		 * is a number of reads, so that its host time is bounded.
-		 */
-		for (uint64_t start = total(reads), now = start; now - start < (uint64_t)phase_reads;
-		     now = total(reads))
-			usleep(100000);
 	}
 	take(&b);
 	note("measured");

@@ -219,7 +219,7 @@ memcg-check: deps
 # default, and iter), one vCPU under -icount; the report judges whether
 # mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours here:
 # at 4,096 memcgs under reclaim, 10 guest seconds took over 15 minutes of
-# TCG. Not part of check.
+# TCG beside make kcsan. Not part of check.
 SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps

@@ -85,6 +85,8 @@ tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts ea
 # The boot-entries hooks on the host, in a mount namespace (no image).
 tap_run "boot-entries: update-grub works with the grub hook whatever /boot and the command line hold" \
 	"$TOP/tests/pkg/test-grub-entries"
+tap_run "boot-entries: the kernel-install plugin warns and exits 0 on a full or read-only /boot" \
+	"$TOP/tests/pkg/test-policies-install"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

@@ -87,6 +87,8 @@ tap_run "boot-entries: update-grub works with the grub hook whatever /boot and t
 	"$TOP/tests/pkg/test-grub-entries"
 tap_run "boot-entries: the kernel-install plugin warns and exits 0 on a full or read-only /boot" \
 	"$TOP/tests/pkg/test-policies-install"
+tap_run "boot-entries: the rpm's %posttrans runs only its own kernel-install plugin" \
+	"$TOP/tests/pkg/test-entries-posttrans"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

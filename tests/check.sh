@@ -89,6 +89,7 @@ tap_run "boot-entries: the kernel-install plugin warns and exits 0 on a full or 
 	"$TOP/tests/pkg/test-policies-install"
 tap_run "boot-entries: the rpm's %posttrans runs only its own kernel-install plugin" \
 	"$TOP/tests/pkg/test-entries-posttrans"
+tap_run "tune: the rpm enables the units Debian enables, through a systemd preset" "$TOP/tests/pkg/test-tune-preset"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

@@ -63,24 +63,29 @@ static bool wanted_name(const char *name)
 	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
 }
 
-static void add_dir(const char *root, const char *dir, struct entry **v, size_t *n, size_t *cap)
+/* 0, or -errno if the directory is there but cannot be read (EACCES,
+ * ENOTDIR, EIO...): only a missing one means "no files", since the files
+ * in it may hold the limits in force now. */
+static int add_dir(const char *root, const char *dir, struct entry **v, size_t *n, size_t *cap)
 {
 	char real[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
+	int e;
 
 	if (path_join(root, dir, real, sizeof(real)) < 0)
-		return;
+		return -ENAMETOOLONG;
 	d = opendir(real);
-	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			log_warning("cannot read %s: %s", dir, strerror(errno));
-		return;
-	}
-	while ((de = readdir(d))) {
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	for (;;) {
 		bool seen = false;
 		char path[PATH_MAX];
 
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
 		if (!wanted_name(de->d_name))
 			continue;
 		for (size_t i = 0; i < *n && !seen; i++)
@@ -92,7 +97,21 @@ static void add_dir(const char *root, const char *dir, struct entry **v, size_t 
 		(*v)[*n].path = xstrdup(path);
 		(*n)++;
 	}
+	e = errno ? -errno : 0;
 	closedir(d);
+	return e;
+}
+
+/* Only ENOENT says there is no such file. Any other failure (a directory
+ * above it that cannot be searched, say) leaves it on the list, so that
+ * reading it fails with the reason. */
+static bool may_exist(const char *root, const char *logical)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	return path_join(root, logical, real, sizeof(real)) < 0 || stat(real, &st) == 0 ||
+	       errno != ENOENT;
 }
 
 int conf_files_list(const char *root, char ***out, size_t *n_out)
@@ -100,13 +119,20 @@ int conf_files_list(const char *root, char ***out, size_t *n_out)
 	struct entry *v = NULL;
 	size_t n = 0, cap = 0, k = 0;
 	char **paths;
+	int bad = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++)
-		add_dir(root, conf_dirs[i], &v, &n, &cap);
+	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs); i++) {
+		int e = add_dir(root, conf_dirs[i], &v, &n, &cap);
+
+		if (e < 0) {
+			log_error("%s: cannot read the directory: %s", conf_dirs[i], strerror(-e));
+			bad++;
+		}
+	}
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_entry);
 	paths = xcalloc(n + 2, sizeof(*paths));
-	if (path_exists(root, MAIN_CONF) && !conf_file_masked(root, MAIN_CONF))
+	if (may_exist(root, MAIN_CONF) && !conf_file_masked(root, MAIN_CONF))
 		paths[k++] = xstrdup(MAIN_CONF);
 	for (size_t i = 0; i < n; i++) {
 		if (!conf_file_masked(root, v[i].path))
@@ -119,7 +145,7 @@ int conf_files_list(const char *root, char ***out, size_t *n_out)
 	paths[k] = NULL;
 	*out = paths;
 	*n_out = k;
-	return 0;
+	return bad;
 }
 
 void conf_files_free(char **paths)
@@ -197,7 +223,8 @@ int tune_load_config(struct tune *t)
 	char **paths;
 	size_t n;
 
-	conf_files_list(t->root, &paths, &n);
+	/* an unreadable directory counts as a file with errors */
+	t->config_errors += (unsigned)conf_files_list(t->root, &paths, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct conf one;
 		char *buf, why[128];
@@ -229,10 +256,9 @@ int tune_cat_config(struct tune *t)
 {
 	char **paths;
 	size_t n;
-	int ret = 0;
+	int ret = conf_files_list(t->root, &paths, &n) ? -1 : 0;
 
-	conf_files_list(t->root, &paths, &n);
-	if (n == 0)
+	if (n == 0 && ret == 0)
 		log_notice("no configuration files");
 	for (size_t i = 0; i < n; i++) {
 		char *buf, why[128];

@@ -203,7 +203,10 @@ static void parse_header(struct parser *p, char *line)
 		return;
 	}
 	if (strncmp(inner, "Slice", 5) != 0 || (inner[5] && !is_space(inner[5]))) {
-		report(p, CONF_WARNING, "unknown section [%.64s], ignoring it", inner);
+		/* An error, not a warning: a typo such as [Slcie system.slice]
+		 * would otherwise drop every limit under it without a word. */
+		report(p, CONF_ERROR, "unknown section [%.64s], expected [Global] or [Slice NAME.slice]",
+		       inner);
 		open_block(p, SEC_IGNORED, 0);
 		return;
 	}

@@ -77,6 +77,9 @@ zipf_limits() {
 }
 tap_run "bench: zipf-limits reproduces the ideal and Che-LRU reference table" zipf_limits
 tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
+# After the unit tests, which build the binary it runs.
+tap_run "tune: without the DAC capabilities, an unreadable config dir or a mistyped header changes nothing" \
+	"$TOP/tests/tune/unreadable-config" "$BUILD/tune/mglru-fg-tune"
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
 # The test runner's cleanup, lock and option checks, on the host against fakes.
 tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <linux/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -271,6 +273,7 @@ void fake_init(struct fake *f)
 		die("mkdtemp");
 	f->log[0] = '\0';
 	f->n_mounts = 0;
+	f->no_dac = false;
 	fake_write(f, "/sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
 	fake_write(f, "/sys/kernel/mm/lru_gen/policy", "classic mglru [fg]\n");
 	fake_write(f, "/sys/kernel/mm/lru_gen/enabled", "0x0007\n");
@@ -334,7 +337,22 @@ static char *slurp_fd(int fd)
 	return buf;
 }
 
-static void run_child(struct result *r, bool exec, char **argv, int argc)
+/* Clears the two capabilities from the effective set (root keeps its
+ * uid, as the service does); a no-op for a user who has neither. */
+static void drop_dac(void)
+{
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &head, data) < 0)
+		die("capget");
+	data[CAP_TO_INDEX(CAP_DAC_OVERRIDE)].effective &= ~CAP_TO_MASK(CAP_DAC_OVERRIDE);
+	data[CAP_TO_INDEX(CAP_DAC_READ_SEARCH)].effective &= ~CAP_TO_MASK(CAP_DAC_READ_SEARCH);
+	if (syscall(SYS_capset, &head, data) < 0)
+		die("capset");
+}
+
+static void run_child(struct result *r, bool exec, bool no_dac, char **argv, int argc)
 {
 	char out_tmpl[] = "/tmp/tune-out.XXXXXX", err_tmpl[] = "/tmp/tune-err.XXXXXX";
 	int out = mkstemp(out_tmpl), err = mkstemp(err_tmpl), status;
@@ -353,6 +371,8 @@ static void run_child(struct result *r, bool exec, char **argv, int argc)
 		dup2(out, 1);
 		dup2(err, 2);
 		alarm(CHILD_TIMEOUT_S);
+		if (no_dac)
+			drop_dac();
 		if (exec) {
 			execv(argv[0], argv);
 			_exit(127);
@@ -383,7 +403,7 @@ void tune_run(struct fake *f, struct result *r, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	argv[argc] = NULL;
-	run_child(r, false, argv, argc);
+	run_child(r, false, f->no_dac, argv, argc);
 }
 
 void prog_run(struct result *r, const char *prog, ...)
@@ -397,7 +417,7 @@ void prog_run(struct result *r, const char *prog, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	argv[argc] = NULL;
-	run_child(r, true, argv, argc);
+	run_child(r, true, false, argv, argc);
 }
 
 void result_free(struct result *r)

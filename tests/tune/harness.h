@@ -34,6 +34,10 @@ struct fake {
 	char log[PATH_MAX];	/* the fake systemctl's log */
 	char mounts[4][PATH_MAX];	/* fake_tmpfs(), unmounted by fake_cleanup() */
 	unsigned n_mounts;
+	/* tune_run() without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, as
+	 * mglru-fg-tune.service runs (CapabilityBoundingSet=CAP_SYS_ADMIN),
+	 * so that a root test run sees the EACCES the service would */
+	bool no_dac;
 };
 
 /* A tree with cgroup2, lru_gen (policy fg, enabled 0x0007, min_ttl_ms 0),

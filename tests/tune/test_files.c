@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -85,6 +86,111 @@ static void test_conf_mode_owner(void)
 	fake_cleanup(&f);
 }
 
+/* What apply must leave alone when it cannot see the whole configuration:
+ * the drop-in (unrewritten), min_ttl_ms and the reload count. */
+static void unchanged(struct fake *f, const char *file, int line)
+{
+	struct stat st;
+
+	check_file(f, SYS_DROPIN, standard_dropin, file, line);
+	if (fake_stat(f, SYS_DROPIN, &st) == 0 && st.st_mtime != 1000000000)
+		h_fail(file, line, "%s was rewritten", SYS_DROPIN);
+	check_file(f, MIN_TTL, "1000\n", file, line);
+	check_log(f, "daemon-reload\n", file, line);
+}
+#define UNCHANGED(f) unchanged(f, __FILE__, __LINE__)
+
+/* A directory that is there but cannot be read may hold the limits in
+ * force: apply must not take it for an empty one and remove them. The
+ * runs lack CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, as the service. */
+static void test_unreadable_dir(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	result_free(&r);
+	fake_age(&f, SYS_DROPIN);
+	f.no_dac = true;
+
+	/* /etc/mglru-fg not searchable: neither tune.conf nor tune.d */
+	fake_chmod(&f, "/etc/mglru-fg", 0);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d: cannot read the directory: Permission denied\n");
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.conf: cannot read: Permission denied, "
+			 "nothing from this file is applied\n");
+	CHECK_HAS(r.err, "<3>the configuration has errors in 2 files: nothing is changed");
+	UNCHANGED(&f);
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_STR(r.out, "not compared: the configuration has errors\n");
+	result_free(&r);
+	tune_run(&f, &r, "--cat-config", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d: cannot read the directory: Permission denied\n");
+	result_free(&r);
+
+	/* tune.d searchable but not readable: its names cannot be listed */
+	fake_chmod(&f, "/etc/mglru-fg", 0755);
+	fake_chmod(&f, "/etc/mglru-fg/tune.d", 0311);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>/etc/mglru-fg/tune.d: cannot read the directory: Permission denied\n");
+	CHECK_LACKS(r.err, "tune.conf");
+	UNCHANGED(&f);
+	result_free(&r);
+
+	/* not a directory at all: only a missing one means "no files" */
+	fake_chmod(&f, "/etc/mglru-fg/tune.d", 0755);
+	fake_write(&f, "/run/mglru-fg/tune.d", "not a directory\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>/run/mglru-fg/tune.d: cannot read the directory: Not a directory\n");
+	UNCHANGED(&f);
+	result_free(&r);
+
+	/* all readable again: the same tree applies cleanly */
+	fake_remove(&f, "/run/mglru-fg/tune.d");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.err, "<6>nothing to change\n");
+	UNCHANGED(&f);
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* A typo in a section header is an error at FILE:LINE, not a warning
+ * after which every limit under it is gone. */
+static void test_unknown_section(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	result_free(&r);
+	fake_age(&f, SYS_DROPIN);
+	fake_write(&f, LOCAL, "# system.slice\n[Slcie system.slice]\nMemoryHigh=1000000\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>" LOCAL ":2: unknown section [Slcie system.slice], expected [Global] "
+			 "or [Slice NAME.slice]\n");
+	CHECK_HAS(r.err, "<3>" LOCAL ": 1 error, nothing from this file is applied\n");
+	CHECK_LACKS(r.err, "<4>");
+	UNCHANGED(&f);
+	result_free(&r);
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_STR(r.out, "nothing to change: the configuration has errors\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 /* The units are oneshots, for which systemd sets no start timeout by
  * default: one that hangs would hold up boot (mglru-fg-tune.service) or
  * every later timer round (mglru-fg-reclaim.service) for ever. */
@@ -132,5 +238,9 @@ void tests_files(void)
 {
 	h_run("config files: a FIFO is refused, not read (no hang)", test_conf_fifo);
 	h_run("config files: group/world-writable and foreign-owned files are refused", test_conf_mode_owner);
+	h_run("config files: an unreadable or non-directory tune.d is an error, nothing changes",
+	      test_unreadable_dir);
+	h_run("config files: an unknown section header is an error, nothing changes",
+	      test_unknown_section);
 	h_run("units: every oneshot service has a finite TimeoutStartSec=", test_unit_timeouts);
 }

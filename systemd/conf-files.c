@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Which configuration files count, in which order: the sysctl.d(5) and
- * tmpfiles.d(5) scheme, so administrators need nothing new to learn. */
+/* Which configuration files count, in which order: the tune.d files by
+ * the sysctl.d(5) and tmpfiles.d(5) scheme, so administrators need
+ * nothing new to learn, then /etc/mglru-fg/tune.conf. That one comes
+ * last because it is the administrator's: read first, as it once was,
+ * the vendor's tune.d/50-default.conf overrode the MinTTL= set in it. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -132,8 +135,6 @@ int conf_files_list(const char *root, char ***out, size_t *n_out)
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_entry);
 	paths = xcalloc(n + 2, sizeof(*paths));
-	if (may_exist(root, MAIN_CONF) && !conf_file_masked(root, MAIN_CONF))
-		paths[k++] = xstrdup(MAIN_CONF);
 	for (size_t i = 0; i < n; i++) {
 		if (!conf_file_masked(root, v[i].path))
 			paths[k++] = v[i].path;
@@ -142,6 +143,8 @@ int conf_files_list(const char *root, char ***out, size_t *n_out)
 		free(v[i].base);
 	}
 	free(v);
+	if (may_exist(root, MAIN_CONF) && !conf_file_masked(root, MAIN_CONF))
+		paths[k++] = xstrdup(MAIN_CONF);
 	paths[k] = NULL;
 	*out = paths;
 	*n_out = k;

@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 /* The files to read, as logical paths in read order, NULL-terminated:
- * /etc/mglru-fg/tune.conf, then the tune.d files by basename. Returns
+ * the tune.d files by basename, then /etc/mglru-fg/tune.conf. Returns
  * the number of directories that exist but could not be read, each
  * logged as an error. */
 int conf_files_list(const char *root, char ***paths, size_t *n);

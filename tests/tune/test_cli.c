@@ -760,10 +760,10 @@ static void test_cat_config(void)
 	tune_run(&f, &r, "--cat-config", NULL);
 	CHECK_INT(r.status, 0);
 	CHECK_STR(r.out,
-		  "# /etc/mglru-fg/tune.conf\n[Global]\nExpectPolicy=fg\n"
-		  "\n# /run/mglru-fg/tune.d/20-vendor.conf\n# from /run\n"
+		  "# /run/mglru-fg/tune.d/20-vendor.conf\n# from /run\n"
 		  "\n# " LOCAL "\n[Slice system.slice]\nMemoryHigh=1000000\nMemoryMax=50%\n"
-		  "ManagedOOMMemoryPressure=kill\nManagedOOMMemoryPressureLimit=60%\n");
+		  "ManagedOOMMemoryPressure=kill\nManagedOOMMemoryPressureLimit=60%\n"
+		  "\n# /etc/mglru-fg/tune.conf\n[Global]\nExpectPolicy=fg\n");
 	result_free(&r);
 	fake_cleanup(&f);
 

@@ -346,12 +346,13 @@ static void test_masking_order(void)
 	conf_files_list(f.root, &paths, &n);
 	CHECK_INT(n, 6);
 	if (n == 6) {
-		CHECK_STR(paths[0], "/etc/mglru-fg/tune.conf");
-		CHECK_STR(paths[1], "/usr/lib/mglru-fg/tune.d/10-a.conf");
-		CHECK_STR(paths[2], "/run/mglru-fg/tune.d/15-c.conf");
-		CHECK_STR(paths[3], "/etc/mglru-fg/tune.d/20-b.conf");
-		CHECK_STR(paths[4], "/etc/mglru-fg/tune.d/30-same.conf");
-		CHECK_STR(paths[5], "/run/mglru-fg/tune.d/40-run.conf");
+		CHECK_STR(paths[0], "/usr/lib/mglru-fg/tune.d/10-a.conf");
+		CHECK_STR(paths[1], "/run/mglru-fg/tune.d/15-c.conf");
+		CHECK_STR(paths[2], "/etc/mglru-fg/tune.d/20-b.conf");
+		CHECK_STR(paths[3], "/etc/mglru-fg/tune.d/30-same.conf");
+		CHECK_STR(paths[4], "/run/mglru-fg/tune.d/40-run.conf");
+		/* the administrator's main file last, so that it wins */
+		CHECK_STR(paths[5], "/etc/mglru-fg/tune.conf");
 	}
 	CHECK(paths[n] == NULL);
 	conf_files_free(paths);
@@ -365,6 +366,7 @@ static void test_masking_order(void)
 	conf_files_list(f.root, &paths, &n);
 	CHECK_INT(n, 5);
 	CHECK_STR(paths[0], "/usr/lib/mglru-fg/tune.d/10-a.conf");
+	CHECK_STR(paths[4], "/run/mglru-fg/tune.d/40-run.conf");
 	conf_files_free(paths);
 	fake_cleanup(&f);
 
@@ -433,6 +435,6 @@ void tests_conf(void)
 	h_run("parser: later assignments win, empty resets", test_reset_and_merge_order);
 	h_run("parser: ApplyWhenPolicy= scopes its section block", test_apply_when_policy);
 	h_run("parser: prefix sections merge, most specific wins", test_prefix_resolution);
-	h_run("files: /etc over /run over /usr/lib, /dev/null masks, order", test_masking_order);
+	h_run("files: /etc over /run over /usr/lib, /dev/null masks, tune.conf last", test_masking_order);
 	h_run("fuzz regressions replay cleanly", test_regressions);
 }

@@ -191,6 +191,45 @@ static void test_unknown_section(void)
 	fake_cleanup(&f);
 }
 
+#define MAIN "/etc/mglru-fg/tune.conf"
+
+/* The administrator's /etc/mglru-fg/tune.conf is read after every tune.d
+ * file: the vendor's 50-default.conf must not override its MinTTL=. In
+ * tune.d a same-named file in /etc masks the vendor's, and a later name
+ * wins whatever its directory. */
+static void test_precedence(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_write(&f, MAIN, "[Global]\nMinTTL=3s\n[Slice system.slice]\nMemoryHigh=2G\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, MIN_TTL, "3000\n");
+	CHECK_HAS(r.err, "<6>min_ttl_ms: 0 -> 3000 (" MAIN ":2)\n");
+	/* over the administrator's tune.d file too (LOCAL: MemoryHigh=1000000) */
+	CHECK_HAS(r.err, "<6>system.slice MemoryHigh: - -> 2147483648 (" MAIN ":4)\n");
+	result_free(&r);
+
+	/* the vendor's file: masked by a same-named one in /etc, beaten by a
+	 * later name in /run */
+	fake_remove(&f, MAIN);
+	fake_write(&f, "/etc/mglru-fg/tune.d/50-default.conf", "[Global]\nMinTTL=4s\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "4000\n");
+	result_free(&r);
+	fake_write(&f, "/run/mglru-fg/tune.d/60-run.conf", "[Global]\nMinTTL=6s\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "6000\n");
+	result_free(&r);
+	fake_write(&f, MAIN, "[Global]\nMinTTL=7s\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "7000\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 /* The units are oneshots, for which systemd sets no start timeout by
  * default: one that hangs would hold up boot (mglru-fg-tune.service) or
  * every later timer round (mglru-fg-reclaim.service) for ever. */
@@ -242,5 +281,7 @@ void tests_files(void)
 	      test_unreadable_dir);
 	h_run("config files: an unknown section header is an error, nothing changes",
 	      test_unknown_section);
+	h_run("config files: /etc/mglru-fg/tune.conf is read last, after the vendor's tune.d",
+	      test_precedence);
 	h_run("units: every oneshot service has a finite TimeoutStartSec=", test_unit_timeouts);
 }

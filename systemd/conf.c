@@ -352,6 +352,17 @@ static void parse_assignment(struct parser *p, char *line)
 		report(p, CONF_WARNING, "%s= has no effect on -.slice, ignoring it", kd->name);
 		return;
 	}
+	/* systemd's user-.slice.d/10-defaults.conf gives every user-*.slice
+	 * (prefix drop-ins reach user-1000-x.slice too) StopWhenUnneeded=yes:
+	 * one that apply starts for its policy is stopped again, and the next
+	 * login gets a new cgroup, which takes its parent's policy. */
+	if (kd->key == KEY_POLICY && !a.val.reset && p->cur == SEC_SLICE &&
+	    strncmp(s->name, "user-", 5) == 0) {
+		report(p, CONF_ERROR, "Policy= cannot stick on %.64s: systemd stops user-*.slice "
+		       "when unneeded (StopWhenUnneeded=yes) and a later login gets a new cgroup; "
+		       "set it on user.slice, whose new user slices take its policy", s->name);
+		return;
+	}
 	add_assign(s, &a);
 }
 

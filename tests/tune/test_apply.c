@@ -350,7 +350,8 @@ static void test_policy_root_unstarted(void)
 	fake_cleanup(&f);
 }
 
-/* What stops Policy=: classic, a kernel without the file, a bad value. */
+/* What stops Policy=: classic, a kernel without the file, a bad value,
+ * a user-*.slice. */
 static void test_policy_refused(void)
 {
 	struct fake f;
@@ -368,6 +369,19 @@ static void test_policy_refused(void)
 	tune_run(&f, &r, "apply", NULL);
 	CHECK_HAS(r.err, "Policy= has no effect on -.slice");
 	CHECK_HAS(r.err, "Policy= belongs in a [Slice ...] section");
+	result_free(&r);
+
+	/* a user slice is stopped when unneeded: refused, nothing started */
+	fake_cgroup(&f, "/sys/fs/cgroup/user.slice");
+	fake_write(&f, LOCAL, "[Slice user.slice]\nMemoryHigh=1G\n[Slice user-1000.slice]\nPolicy=fg\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 2);
+	CHECK_HAS(r.err, "<3>" LOCAL ":4: Policy= cannot stick on user-1000.slice: systemd stops "
+			 "user-*.slice when unneeded (StopWhenUnneeded=yes) and a later login gets a new "
+			 "cgroup; set it on user.slice, whose new user slices take its policy\n");
+	CHECK_SYSTEMCTL(&f, "");
+	CHECK(!fake_exists(&f, "/run/systemd/system/user.slice.d"));
+	CHECK(!fake_exists(&f, "/run/mglru-fg/policy-user-1000.slice.saved"));
 	result_free(&r);
 
 	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=mglru\n");
@@ -405,6 +419,6 @@ void tests_apply(void)
 	      test_dry_run_prefix_now);
 	h_run("Policy=: written, checked, started first, reverted", test_policy);
 	h_run("Policy=: --root starts no slice, in the plan as in apply", test_policy_root_unstarted);
-	h_run("Policy=: refused for classic and -.slice, skipped without the file or under classic",
+	h_run("Policy=: refused for classic, -.slice and user-*.slice, skipped without the file or under classic",
 	      test_policy_refused);
 }

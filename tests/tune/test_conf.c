@@ -145,6 +145,13 @@ static void test_bad_values(void)
 		{ "[Slice a.slice]\nReclaimSwappiness=201\n", "bad.conf:2: ReclaimSwappiness=201: expected a whole number from 0 to 200", NULL },
 		{ "[Slice a.slice]\nReclaimInterval=soon\n", "bad.conf:2: ReclaimInterval=soon: expected a number", NULL },
 		{ "[Slice a.slice]\nApplyWhenPolicy=fg never\n", "bad.conf:2: ApplyWhenPolicy=fg never: unknown policy", NULL },
+		/* systemd stops user-*.slice when unneeded: a policy would not stick */
+		{ "[Slice user-1000.slice]\nMemoryMax=1G\nPolicy=fg\n",
+		  "bad.conf:3: Policy= cannot stick on user-1000.slice: systemd stops user-*.slice when "
+		  "unneeded (StopWhenUnneeded=yes) and a later login gets a new cgroup; set it on "
+		  "user.slice, whose new user slices take its policy", NULL },
+		{ "[Slice user-.slice]\nPolicy=mglru\n", "bad.conf:2: Policy= cannot stick on user-.slice:", NULL },
+		{ "[Slice user-1000-x.slice]\nPolicy=mglru\n", "bad.conf:2: Policy= cannot stick on user-1000-x.slice:", NULL },
 		/* syntax */
 		{ "[Global]\nMinTTL\n", "bad.conf:2: expected KEY=VALUE", NULL },
 		{ "[Global]\n=5\n", "bad.conf:2: missing key name", NULL },
@@ -213,6 +220,27 @@ static void test_warnings(void)
 	conf_resolve_slice(&c, "-.slice", POLICY_FG, &r);
 	CHECK(!r.set[KEY_MEMORY_MAX]);
 	CHECK(r.set[KEY_PROACTIVE_RECLAIM]);
+	conf_free(&c);
+}
+
+/* Policy= is refused on user-*.slice only: user.slice takes it, and a
+ * reset or ExpectPolicy= there changes nothing that could fail. */
+static void test_user_slice_policy(void)
+{
+	struct conf c;
+	struct diags d = { "", 0, 0 };
+	struct conf_resolved r;
+
+	conf_init(&c);
+	CHECK_INT(parse(&c, &d, "u.conf", "[Slice user.slice]\nPolicy=fg\n"
+			"[Slice user-1000.slice]\nPolicy=\nExpectPolicy=fg\n"
+			"[Slice users.slice]\nPolicy=mglru\n"), 0);
+	CHECK_STR(d.text, "");
+	conf_resolve_slice(&c, "user.slice", POLICY_FG, &r);
+	CHECK(r.set[KEY_POLICY]);
+	conf_resolve_slice(&c, "user-1000.slice", POLICY_FG, &r);
+	CHECK(!r.set[KEY_POLICY]);
+	CHECK(r.set[KEY_EXPECT_POLICY]);
 	conf_free(&c);
 }
 
@@ -432,6 +460,7 @@ void tests_conf(void)
 	h_run("parser: every key and its value", test_every_key);
 	h_run("parser: bad values and syntax errors name file:line", test_bad_values);
 	h_run("parser: unknown keys are warnings", test_warnings);
+	h_run("parser: Policy= on user-*.slice is refused, on user.slice taken", test_user_slice_policy);
 	h_run("parser: later assignments win, empty resets", test_reset_and_merge_order);
 	h_run("parser: ApplyWhenPolicy= scopes its section block", test_apply_when_policy);
 	h_run("parser: prefix sections merge, most specific wins", test_prefix_resolution);

@@ -2,6 +2,7 @@
 /* apply, --dry-run and --check walk one plan; they differ only in what
  * they do with an item that is not as configured: write it, print it, or
  * count it as drift. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@ struct run {
 	unsigned drift;
 	bool dropins_changed;	/* a drop-in was written or removed */
 	bool pending;		/* the reload marker existed before this run */
+	int memcg_policy;	/* memory.lru_gen_policy: 0 not looked for, 1 there, -1 not */
 };
 
 static void say_change(struct run *r, const char *what, const char *old, const char *new,
@@ -430,6 +432,39 @@ static void write_policy(struct run *r, const struct target *tg, const struct co
 	r->changes++;
 }
 
+/* A kernel with the per-memcg policy shows memory.lru_gen_policy in
+ * every cgroup but the root, one without it in none: the root's children
+ * tell, before a slice is started for a file it would not have either.
+ * Looked for once a run, and said once. */
+static bool memcg_policy_available(struct run *r)
+{
+	struct tune *t = r->t;
+	char real[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (r->memcg_policy)
+		return r->memcg_policy > 0;
+	r->memcg_policy = -1;
+	if (path_join(t->root, CGROUP_ROOT, real, sizeof(real)) == 0 && (d = opendir(real))) {
+		while (r->memcg_policy < 0 && (de = readdir(d))) {
+			char path[PATH_MAX];
+
+			if (de->d_name[0] != '.' &&
+			    (size_t)snprintf(path, sizeof(path), CGROUP_ROOT "/%s/memory.lru_gen_policy",
+					     de->d_name) < sizeof(path) &&
+			    path_exists(t->root, path))
+				r->memcg_policy = 1;
+		}
+		closedir(d);
+	}
+	if (r->memcg_policy < 0)
+		log_warning("no cgroup below " CGROUP_ROOT " has memory.lru_gen_policy (a kernel "
+			    "without the per-memcg policy): Policy= and ExpectPolicy= ignored, no "
+			    "slice started");
+	return r->memcg_policy > 0;
+}
+
 static void policy_target(struct tune *t, const struct target *tg, void *userdata)
 {
 	struct run *r = userdata;
@@ -447,6 +482,8 @@ static void policy_target(struct tune *t, const struct target *tg, void *userdat
 			   tg->slice);
 		return;
 	}
+	if (!memcg_policy_available(r))
+		return;
 	if (!tg->exists) {
 		if (!res.set[KEY_POLICY] || t->mode == MODE_CHECK)
 			return;

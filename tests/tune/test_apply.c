@@ -404,6 +404,42 @@ static void test_policy_refused(void)
 	fake_cleanup(&f);
 }
 
+/* A kernel without the per-memcg policy: no slice is started for it, in
+ * the plan as in apply, and that is said once. */
+static void test_policy_no_memcg_policy(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_remove(&f, VENDOR);
+	fake_remove(&f, SYS_POLICY);
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=mglru\n"
+			      "[Slice app.slice]\nPolicy=fg\nExpectPolicy=fg\n"
+			      "[Slice batch.slice]\nPolicy=fg\n");
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "nothing to change\n");
+	CHECK_STR(r.err, "<4>no cgroup below /sys/fs/cgroup has memory.lru_gen_policy (a kernel "
+			 "without the per-memcg policy): Policy= and ExpectPolicy= ignored, no slice "
+			 "started\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<4>no cgroup below /sys/fs/cgroup has memory.lru_gen_policy");
+	CHECK_HAS(r.err, "<6>nothing to change\n");
+	CHECK_LACKS(r.err, "systemctl start");
+	CHECK_SYSTEMCTL(&f, "");
+	CHECK(!fake_exists(&f, POLICY_SAVED));
+	CHECK(!fake_exists(&f, "/run/mglru-fg/policy-app.slice.saved"));
+	result_free(&r);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 void tests_apply(void)
 {
 	h_run("apply: an exact slice without a cgroup still gets its drop-in",
@@ -421,4 +457,6 @@ void tests_apply(void)
 	h_run("Policy=: --root starts no slice, in the plan as in apply", test_policy_root_unstarted);
 	h_run("Policy=: refused for classic, -.slice and user-*.slice, skipped without the file or under classic",
 	      test_policy_refused);
+	h_run("Policy=: a kernel without memory.lru_gen_policy: no slice started, said once",
+	      test_policy_no_memcg_policy);
 }

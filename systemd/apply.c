@@ -109,6 +109,51 @@ static void plan_min_ttl(struct run *r, const struct conf_resolved *g)
 	r->changes++;
 }
 
+/* MinTTL= no longer configured (removed, emptied, or not counting under
+ * the running policy): min_ttl_ms goes back to the value on record from
+ * before the first apply, as revert puts it back, unless someone has set
+ * it since; the record goes either way. Without this, apply said
+ * "nothing to change" and --check "no drift" while our value stayed. */
+static void restore_min_ttl(struct run *r)
+{
+	struct tune *t = r->t;
+	uint64_t cur, orig;
+	char old[32], new[32];
+	int e = min_ttl_restorable(t, &cur, &orig);
+
+	if (e == -ENOENT)
+		return;
+	if (e < 0) {
+		runtime_error(t, "cannot read " MIN_TTL_SAVED ": %s", strerror(-e));
+		return;
+	}
+	if (e > 0) {
+		snprintf(old, sizeof(old), "%llu", (unsigned long long)cur);
+		snprintf(new, sizeof(new), "%llu", (unsigned long long)orig);
+		if (t->mode == MODE_CHECK) {
+			drift(r, "min_ttl_ms: %s, want %s (MinTTL= no longer configured: the value "
+			      "from before mglru-fg-tune)", old, new);
+			return;
+		}
+		if (t->mode == MODE_APPLY) {
+			char buf[40];
+
+			snprintf(buf, sizeof(buf), "%s\n", new);
+			e = write_value(t->root, LRU_GEN_DIR "/min_ttl_ms", buf);
+			if (e < 0) {
+				/* The record stays, so that the next run can still restore it. */
+				runtime_error(t, "cannot write " LRU_GEN_DIR "/min_ttl_ms: %s",
+					      strerror(-e));
+				return;
+			}
+		}
+		say_change(r, "min_ttl_ms", old, new, NULL, 0, "");
+		r->changes++;
+	}
+	if (t->mode == MODE_APPLY && (e = remove_file(t->root, MIN_TTL_SAVED)) < 0 && e != -ENOENT)
+		log_warning("cannot remove " MIN_TTL_SAVED ": %s", strerror(-e));
+}
+
 /* The value a drop-in holds for k, as systemd will read it. */
 static int dropin_value(struct tune *t, const struct conf_resolved *res, enum conf_key k,
 			char *buf, size_t n)
@@ -541,6 +586,67 @@ static void policy_target(struct tune *t, const struct target *tg, void *userdat
 		log_warning("%s", msg);
 }
 
+/* Policy= no longer configured for a slice whose policy apply changed:
+ * back to the one on record, as for MinTTL= above. */
+static void restore_policy(struct run *r, const char *slice)
+{
+	struct tune *t = r->t;
+	char cgroup[PATH_MAX], path[PATH_MAX + 32], what[UNIT_NAME_MAX + 16];
+	enum policy orig, cur;
+	int e = policy_restorable(t, slice, cgroup, sizeof(cgroup), &cur, &orig);
+
+	if (e == -ENOENT)
+		return;
+	if (e < 0) {
+		runtime_error(t, "cannot read the policy recorded for %s: %s", slice, strerror(-e));
+		return;
+	}
+	if (e > 0) {
+		if (t->mode == MODE_CHECK) {
+			drift(r, "%s memory.lru_gen_policy: %s, want %s (Policy= no longer configured: "
+			      "the policy from before mglru-fg-tune)", slice, policy_name(cur),
+			      policy_name(orig));
+			return;
+		}
+		if (t->mode == MODE_APPLY) {
+			snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", cgroup);
+			e = write_value(t->root, path, policy_name(orig));
+			if (e == -EBUSY) {
+				runtime_error(t, "%s: the kernel keeps %s (EBUSY): pages were charged to "
+					      "the slice's own cgroup, which fixes its policy", slice,
+					      policy_name(cur));
+				return;
+			}
+			if (e < 0) {
+				runtime_error(t, "cannot write %s: %s", path, strerror(-e));
+				return;
+			}
+		}
+		snprintf(what, sizeof(what), "%s Policy", slice);
+		say_change(r, what, policy_name(cur), policy_name(orig), NULL, 0, "");
+		r->changes++;
+	}
+	if (t->mode == MODE_APPLY && (e = policy_forget(t, slice)) < 0)
+		log_warning("cannot remove the policy recorded for %s: %s", slice, strerror(-e));
+}
+
+static void restore_policies(struct run *r)
+{
+	struct tune *t = r->t;
+	size_t n;
+	char **names = state_slices(t, POLICY_PREFIX, POLICY_SUFFIX, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct conf_resolved res;
+
+		/* still configured: policy_target() keeps it as configured */
+		conf_resolve_slice(&t->conf, names[i], t->policy, &res);
+		if (!res.set[KEY_POLICY])
+			restore_policy(r, names[i]);
+	}
+	free_strv(names, n);
+}
+
 static void reload(struct run *r)
 {
 	struct tune *t = r->t;
@@ -598,6 +704,8 @@ int cmd_apply(struct tune *t)
 			    g.file[KEY_EXPECT_POLICY], g.line[KEY_EXPECT_POLICY]);
 	if (g.set[KEY_MIN_TTL])
 		plan_min_ttl(&r, &g);
+	else
+		restore_min_ttl(&r);
 
 	for (size_t i = 0; i < t->conf.n_slices; i++)
 		plan_dropin(&r, (long)i);
@@ -605,6 +713,8 @@ int cmd_apply(struct tune *t)
 	if (t->mode == MODE_CHECK)
 		tune_for_each_target(t, check_target, &r);
 	reload(&r);
+	/* before ExpectPolicy= is compared, which sees the restored policy */
+	restore_policies(&r);
 	/* after the reload: a slice started here gets its drop-in's limits */
 	tune_for_each_target(t, policy_target, &r);
 	t->changes = r.changes;

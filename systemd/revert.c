@@ -45,9 +45,9 @@ static void step_remove(struct undo *u, const char *path)
 static void revert_min_ttl(struct undo *u)
 {
 	struct tune *t = u->t;
-	uint64_t orig, written, cur;
+	uint64_t orig, cur;
 	char buf[40];
-	int e = min_ttl_saved(t, &orig, &written);
+	int e = min_ttl_restorable(t, &cur, &orig);
 
 	if (e == -ENOENT)
 		return;
@@ -55,18 +55,11 @@ static void revert_min_ttl(struct undo *u)
 		runtime_error(t, "cannot read " MIN_TTL_SAVED ": %s", strerror(-e));
 		return;
 	}
-	e = read_u64(t->root, LRU_GEN_DIR "/min_ttl_ms", &cur);
-	if (e < 0) {
-		log_notice("cannot read " LRU_GEN_DIR "/min_ttl_ms (%s): nothing to restore",
-			   strerror(-e));
-	} else if (cur < written || cur - written >= JIFFY_SLACK_MS) {
-		log_notice("min_ttl_ms is %llu, not the %llu mglru-fg-tune wrote: left as it is",
-			   (unsigned long long)cur, (unsigned long long)written);
-	} else if (t->mode == MODE_DRY_RUN) {
+	if (e > 0 && t->mode == MODE_DRY_RUN) {
 		printf("min_ttl_ms: %llu -> %llu (as before mglru-fg-tune)\n",
 		       (unsigned long long)cur, (unsigned long long)orig);
 		u->changes++;
-	} else {
+	} else if (e > 0) {
 		snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)orig);
 		e = write_value(t->root, LRU_GEN_DIR "/min_ttl_ms", buf);
 		if (e < 0) {
@@ -88,30 +81,20 @@ static void revert_policy(struct undo *u, const char *slice)
 {
 	struct tune *t = u->t;
 	char cgroup[PATH_MAX], path[PATH_MAX + 32];
-	enum policy orig, written, cur;
-	bool is_prefix;
-	const char *why;
-	int e;
+	enum policy orig, cur;
+	int e = policy_restorable(t, slice, cgroup, sizeof(cgroup), &cur, &orig);
 
-	/* only apply writes these records, and only for plain slices */
-	if (!slice_name_valid(slice, &is_prefix, &why) || is_prefix)
+	if (e == -ENOENT)
 		return;
-	e = policy_saved(t, slice, &orig, &written);
 	if (e < 0) {
 		runtime_error(t, "cannot read the policy recorded for %s: %s", slice, strerror(-e));
 		return;
 	}
-	if (slice_cgroup_dir(slice, cgroup, sizeof(cgroup)) < 0 ||
-	    slice_policy_read(t, cgroup, &cur) < 0) {
-		log_notice("%s has no cgroup now: no policy to restore", slice);
-	} else if (cur != written) {
-		log_notice("%s follows %s, not the %s mglru-fg-tune wrote: left as it is", slice,
-			   policy_name(cur), policy_name(written));
-	} else if (t->mode == MODE_DRY_RUN) {
+	if (e > 0 && t->mode == MODE_DRY_RUN) {
 		printf("%s Policy: %s -> %s (as before mglru-fg-tune)\n", slice, policy_name(cur),
 		       policy_name(orig));
 		u->changes++;
-	} else {
+	} else if (e > 0) {
 		snprintf(path, sizeof(path), "%s/memory.lru_gen_policy", cgroup);
 		e = write_value(t->root, path, policy_name(orig));
 		if (e < 0) {

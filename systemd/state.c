@@ -142,6 +142,28 @@ int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want)
 	return write_file_atomic(t->root, MIN_TTL_SAVED, buf);
 }
 
+int min_ttl_restorable(struct tune *t, uint64_t *cur, uint64_t *orig)
+{
+	uint64_t written;
+	int e = min_ttl_saved(t, orig, &written);
+
+	if (e < 0)
+		return e;
+	e = read_u64(t->root, LRU_GEN_DIR "/min_ttl_ms", cur);
+	if (e < 0) {
+		log_notice("cannot read " LRU_GEN_DIR "/min_ttl_ms (%s): nothing to restore",
+			   strerror(-e));
+		return 0;
+	}
+	if (*cur < written || *cur - written >= JIFFY_SLACK_MS) {
+		log_notice("min_ttl_ms is %llu, not the %llu mglru-fg-tune wrote: left as it is",
+			   (unsigned long long)*cur, (unsigned long long)written);
+		return 0;
+	}
+	/* a later apply may have written the original value again */
+	return *cur < *orig || *cur - *orig >= JIFFY_SLACK_MS;
+}
+
 static int policy_path(const char *slice, char *buf, size_t n)
 {
 	int w = snprintf(buf, n, STATE_DIR "/" POLICY_PREFIX "%s" POLICY_SUFFIX, slice);
@@ -193,6 +215,32 @@ int policy_forget(struct tune *t, const char *slice)
 		return -ENAMETOOLONG;
 	e = remove_file(t->root, path);
 	return e == -ENOENT ? 0 : e;
+}
+
+int policy_restorable(struct tune *t, const char *slice, char *cgroup, size_t n,
+		      enum policy *cur, enum policy *orig)
+{
+	enum policy written;
+	bool is_prefix;
+	const char *why;
+	int e;
+
+	/* only apply writes these records, and only for plain slices */
+	if (!slice_name_valid(slice, &is_prefix, &why) || is_prefix)
+		return -ENOENT;
+	e = policy_saved(t, slice, orig, &written);
+	if (e < 0)
+		return e;
+	if (slice_cgroup_dir(slice, cgroup, n) < 0 || slice_policy_read(t, cgroup, cur) < 0) {
+		log_notice("%s has no cgroup now: no policy to restore", slice);
+		return 0;
+	}
+	if (*cur != written) {
+		log_notice("%s follows %s, not the %s mglru-fg-tune wrote: left as it is", slice,
+			   policy_name(*cur), policy_name(written));
+		return 0;
+	}
+	return *cur != *orig;
 }
 
 /* The kernel shows "mglru [fg]", or "classic" while the classic LRU

@@ -93,6 +93,18 @@ int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want);
 int policy_saved(struct tune *t, const char *slice, enum policy *orig, enum policy *written);
 int policy_save(struct tune *t, const char *slice, enum policy cur, enum policy want);
 int policy_forget(struct tune *t, const char *slice);
+/* Whether min_ttl_ms can go back to the value on record from before the
+ * first apply, as revert does it, and apply once MinTTL= is gone: 1 with
+ * *cur and *orig when it still shows what apply wrote last; 0 when that
+ * is the original already, or, said as a notice, when someone has set it
+ * since or it cannot be read (the record is then of no use); -ENOENT
+ * without a record, another -errno when the record cannot be read. */
+int min_ttl_restorable(struct tune *t, uint64_t *cur, uint64_t *orig);
+/* The same for a slice's memory.lru_gen_policy, with its cgroup in
+ * cgroup: 0 also when it has no cgroup now; -ENOENT for a name apply
+ * never records (a prefix). */
+int policy_restorable(struct tune *t, const char *slice, char *cgroup, size_t n,
+		      enum policy *cur, enum policy *orig);
 /* The policy of a slice cgroup's memcg (memory.lru_gen_policy). */
 int slice_policy_read(struct tune *t, const char *cgroup, enum policy *out);
 /* The kernel keeps min_ttl_ms in jiffies and rounds up when storing it:

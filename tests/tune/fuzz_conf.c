@@ -30,7 +30,8 @@ enum {
 	F_POLICY = 3 << 1,	/* classic, mglru, fg, fg */
 	F_GROUP_WRITABLE = 1 << 3,	/* the second file: refused */
 	F_FIFO = 1 << 4,	/* the third file is a FIFO: refused */
-	F_LEFTOVERS = 1 << 5,	/* a stale drop-in of ours, one of the admin's */
+	F_LEFTOVERS = 1 << 5,	/* a stale drop-in of ours, one of the admin's, and
+				 * the records of an earlier apply (see cycle()) */
 	F_NO_RELOAD = 1 << 6,	/* the first apply with --no-reload */
 };
 
@@ -42,6 +43,7 @@ static const char *const conf_paths[] = {
 };
 #define STALE DROPIN_DIR "/stale.slice.d/" DROPIN_NAME
 #define ADMIN DROPIN_DIR "/system.slice.d/10-admin.conf"
+#define GONE_POLICY STATE_DIR "/" POLICY_PREFIX "gone.slice" POLICY_SUFFIX
 
 static char root[64];
 
@@ -222,8 +224,15 @@ static void cycle(unsigned flags, const uint8_t *data, size_t size)
 	if (flags & F_LEFTOVERS)
 		put_str(ADMIN, "[Slice]\nCPUWeight=5\n");
 	clean = fingerprint();
-	if (flags & F_LEFTOVERS)
+	if (flags & F_LEFTOVERS) {
 		put_str(STALE, "[Slice]\nMemoryMax=1\n");
+		/* an earlier apply set min_ttl_ms (from 0) and the policy of a
+		 * slice stopped since: apply restores them once MinTTL= or
+		 * Policy= is gone, revert does anyway, back to clean */
+		put_str(LRU_GEN_DIR "/min_ttl_ms", "3000\n");
+		put_str(MIN_TTL_SAVED, "0 3000\n");
+		put_str(GONE_POLICY, "fg mglru\n");
+	}
 	before = fingerprint();
 
 	planned = run(MODE_DRY_RUN, flags, cmd_apply, false, &cfg, &rt);

@@ -440,6 +440,142 @@ static void test_policy_no_memcg_policy(void)
 	fake_cleanup(&f);
 }
 
+#define MIN_TTL_SAVED "/run/mglru-fg/min_ttl_ms.saved"
+#define VENDOR_MASK "/etc/mglru-fg/tune.d/50-default.conf"
+
+/* MinTTL= gone from the configuration (masked, or not counting under the
+ * running policy): min_ttl_ms goes back to the value from before, as
+ * revert puts it back, and until then --check counts it as drift. */
+static void test_min_ttl_removed(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_remove(&f, LOCAL);		/* only the vendor's MinTTL=1s */
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "1000\n");
+	CHECK_FILE(&f, MIN_TTL_SAVED, "0 1000\n");
+	result_free(&r);
+
+	fake_symlink(&f, "/dev/null", VENDOR_MASK);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.out, "drift: min_ttl_ms: 1000, want 0 (MinTTL= no longer configured: the value "
+			 "from before mglru-fg-tune)\n");
+	result_free(&r);
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.out, "min_ttl_ms: 1000 -> 0 (no longer configured)\n");
+	CHECK_HAS(r.out, "1 change planned\n");
+	CHECK_FILE(&f, MIN_TTL, "1000\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<6>min_ttl_ms: 1000 -> 0 (no longer configured)\n");
+	CHECK_FILE(&f, MIN_TTL, "0\n");
+	CHECK(!fake_exists(&f, MIN_TTL_SAVED));
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_STR(r.err, "<6>nothing to change\n");
+	result_free(&r);
+
+	/* the vendor's MinTTL= counts only under fg */
+	fake_remove(&f, VENDOR_MASK);
+	fake_write(&f, MIN_TTL, "7\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "1000\n");
+	result_free(&r);
+	fake_write(&f, "/sys/kernel/mm/lru_gen/policy", "classic [mglru] fg\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, MIN_TTL, "7\n");
+	result_free(&r);
+
+	/* set by someone else since: theirs stays, the record goes */
+	fake_write(&f, "/sys/kernel/mm/lru_gen/policy", "classic mglru [fg]\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "1000\n");
+	result_free(&r);
+	fake_write(&f, MIN_TTL, "5000\n");
+	fake_symlink(&f, "/dev/null", VENDOR_MASK);
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<5>min_ttl_ms is 5000, not the 1000 mglru-fg-tune wrote: left as it is\n");
+	CHECK_FILE(&f, MIN_TTL, "5000\n");
+	CHECK(!fake_exists(&f, MIN_TTL_SAVED));
+	result_free(&r);
+
+	/* a later apply wrote the original back (MinTTL=0 after 2s): no
+	 * "0 -> 0" to claim, the record just goes */
+	fake_write(&f, MIN_TTL, "0\n");
+	fake_write(&f, MIN_TTL_SAVED, "0 0\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_STR(r.err, "<6>nothing to change\n");
+	CHECK(!fake_exists(&f, MIN_TTL_SAVED));
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
+/* The same for Policy=: the slice goes back to the policy on record. */
+static void test_policy_removed(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_write(&f, LOCAL, "[Slice system.slice]\nPolicy=mglru\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, SYS_POLICY, "mglru");
+	CHECK_FILE(&f, POLICY_SAVED, "fg mglru\n");
+	result_free(&r);
+	fake_write(&f, SYS_POLICY, "[mglru] fg\n");	/* as the kernel shows it */
+
+	fake_write(&f, LOCAL, "[Slice system.slice]\nExpectPolicy=fg\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.out, "drift: system.slice memory.lru_gen_policy: mglru, want fg (Policy= no longer "
+			 "configured: the policy from before mglru-fg-tune)\n");
+	result_free(&r);
+	tune_run(&f, &r, "--dry-run", NULL);
+	CHECK_HAS(r.out, "system.slice Policy: mglru -> fg (no longer configured)\n");
+	CHECK_FILE(&f, SYS_POLICY, "[mglru] fg\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<6>system.slice Policy: mglru -> fg (no longer configured)\n");
+	CHECK_LACKS(r.err, "ExpectPolicy");	/* compared with the restored one */
+	CHECK_FILE(&f, SYS_POLICY, "fg");
+	CHECK(!fake_exists(&f, POLICY_SAVED));
+	result_free(&r);
+	fake_write(&f, SYS_POLICY, "mglru [fg]\n");
+	tune_run(&f, &r, "--check", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_STR(r.out, "no drift\n");
+	result_free(&r);
+
+	/* changed by someone else since, or no cgroup now: left, record gone */
+	fake_write(&f, POLICY_SAVED, "fg mglru\n");
+	fake_write(&f, "/run/mglru-fg/policy-app.slice.saved", "fg mglru\n");
+	fake_write(&f, LOCAL, "[Slice system.slice]\nMemoryLow=1M\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<5>system.slice follows fg, not the mglru mglru-fg-tune wrote: left as it is\n");
+	CHECK_HAS(r.err, "<5>app.slice has no cgroup now: no policy to restore\n");
+	CHECK_FILE(&f, SYS_POLICY, "mglru [fg]\n");
+	CHECK(!fake_exists(&f, POLICY_SAVED));
+	CHECK(!fake_exists(&f, "/run/mglru-fg/policy-app.slice.saved"));
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 void tests_apply(void)
 {
 	h_run("apply: an exact slice without a cgroup still gets its drop-in",
@@ -459,4 +595,8 @@ void tests_apply(void)
 	      test_policy_refused);
 	h_run("Policy=: a kernel without memory.lru_gen_policy: no slice started, said once",
 	      test_policy_no_memcg_policy);
+	h_run("MinTTL= removed: min_ttl_ms restored as revert does, drift until then",
+	      test_min_ttl_removed);
+	h_run("Policy= removed: the slice's policy restored as revert does, drift until then",
+	      test_policy_removed);
 }

@@ -82,7 +82,7 @@ tap_run "tune: without the DAC capabilities, an unreadable config dir or a misty
 	"$TOP/tests/tune/unreadable-config" "$BUILD/tune/mglru-fg-tune"
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
 # The test runner's cleanup, lock and option checks, on the host against fakes.
-tap_run "suite: mglru-fg-test undoes only what it did, runs alone and checks its options" "$TOP/tests/suite/test-runner"
+tap_run "suite: mglru-fg-test undoes only what it did (a killed run's at the next run), runs alone and checks its options" "$TOP/tests/suite/test-runner"
 tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
 tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts each once" "$TOP/tests/smoke/test-kcsan-judge"
 # The boot-entries hooks on the host, in a mount namespace (no image).

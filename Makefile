@@ -216,17 +216,19 @@ memcg-check: deps
 # The memcg walk of global reclaim at scale: W12 at 16, 256, 1,024 and
 # 4,096 memcgs and W13 (the memcg LRU's own test, scaled down) on Debian's
 # stock 6.12 and on ours under mglru with each walk (lru_gen_walk=lru, the
-# default, and iter), one vCPU under -icount; the report judges whether
-# mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours here:
-# at 4,096 memcgs under reclaim, 10 guest seconds took over 15 minutes of
-# TCG beside make kcsan. Not part of check.
+# default, and iter), one vCPU under -icount, each workload in a boot of
+# its own (no memcgs left over from the one before); the report judges
+# whether mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours
+# here: a boot at 4,096 memcgs runs for up to an hour of host time, the
+# memcg LRU's boot the longest (see README). Not part of check.
 SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps
 	scripts/deps bench
 	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
-	tests/bench/bench --icount --rounds $(SCALE_ROUNDS) --arms "stock-mglru mglru mglru-iter" \
-		--workloads "$(SCALE_WORKLOADS)" --publish memcg-scale $(BENCH_OPTS)
+	tests/bench/bench --icount --boot-each --timeout 21600 --rounds $(SCALE_ROUNDS) \
+		--arms "stock-mglru mglru mglru-iter" --workloads "$(SCALE_WORKLOADS)" \
+		--publish memcg-scale $(BENCH_OPTS)
 
 # The closest concurrency proxy this machine has: W12 at 1,024 memcgs on 2
 # vCPUs without icount, several direct reclaimers at once. Times and

@@ -129,47 +129,88 @@ static const char *const vm_keys[] = {
 };
 enum { STEAL_K, STEAL_D, SCAN_K, SCAN_D, STALL0, STALL1, STALL2, OUTRUN, REF_F, REF_A, SWPOUT, ACT_F };
 
-/* kswapd_ns: the CPU time of every kswapd thread (schedstat's first field) */
-static long long kswapd_ns(void)
+/*
+ * The kswapd threads' schedstat files, found once before the readers are
+ * spawned: scanning /proc at each snapshot would open thousands of
+ * entries inside the window, and under heavy reclaim that took tens of
+ * guest seconds between the counters and the clock.
+ */
+static char kswapd_path[16][64];
+static int kswapds;
+
+static void find_kswapds(void)
 {
 	char path[300], comm[64];
-	long long sum = 0, ns;
 	struct dirent *d;
 	DIR *proc = opendir("/proc");
 	FILE *f;
 
 	if (!proc)
 		die("no /proc");
-	while ((d = readdir(proc))) {
+	while ((d = readdir(proc)) && kswapds < 16) {
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (!fgets(comm, sizeof(comm), f) || strncmp(comm, "kswapd", 6)) {
-			fclose(f);
-			continue;
-		}
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kswapd", 6))
+			snprintf(kswapd_path[kswapds++], sizeof(kswapd_path[0]), "/proc/%.20s/schedstat",
+				 d->d_name);
 		fclose(f);
-		snprintf(path, sizeof(path), "/proc/%s/schedstat", d->d_name);
-		f = fopen(path, "r");
-		if (f && fscanf(f, "%lld", &ns) == 1)
-			sum += ns;
-		if (f)
-			fclose(f);
 	}
 	closedir(proc);
+	if (!kswapds)
+		die("no kswapd thread in /proc");
+}
+
+/*
+ * kswapd_ns: the CPU time of every kswapd thread (schedstat's first
+ * field), or -1 on a kernel without CONFIG_SCHED_INFO (no schedstat file)
+ */
+static long long kswapd_ns(void)
+{
+	long long sum = 0, ns;
+
+	for (int k = 0; k < kswapds; k++) {
+		FILE *f = fopen(kswapd_path[k], "r");
+
+		if (!f && errno == ENOENT)
+			return -1;
+		if (!f || fscanf(f, "%lld", &ns) != 1)
+			die("cannot read %s", kswapd_path[k]);
+		fclose(f);
+		sum += ns;
+	}
 	return sum;
 }
 
+/*
+ * take: the clock and the global counters, read back to back so that the
+ * counters' window is the clock's: one pass over /proc/vmstat, then
+ * /proc/stat and the kswapd threads.
+ */
 static void take(struct snap *s)
 {
 	long long user, nice, sys, idle, iow, irq, softirq;
-	FILE *f = fopen("/proc/stat", "r");
+	char line[256];
+	FILE *f;
 
+	clock_gettime(CLOCK_MONOTONIC, &s->at);
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		die("cannot read /proc/vmstat");
 	for (size_t i = 0; i < sizeof(vm_keys) / sizeof(vm_keys[0]); i++)
-		s->vm[i] = keyed("/proc/vmstat", vm_keys[i]);
+		s->vm[i] = -1;
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(vm_keys) / sizeof(vm_keys[0]); i++) {
+			size_t n = strlen(vm_keys[i]);
+
+			if (!strncmp(line, vm_keys[i], n) && line[n] == ' ')
+				s->vm[i] = atoll(line + n + 1);
+		}
+	fclose(f);
+	f = fopen("/proc/stat", "r");
 	if (!f || fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld", &user, &nice, &sys, &idle, &iow,
 			 &irq, &softirq) != 7)
 		die("cannot read /proc/stat");
@@ -177,7 +218,6 @@ static void take(struct snap *s)
 	s->kernel_ticks = sys + irq + softirq;
 	s->idle_ticks = idle + iow;
 	s->kswapd_ns = kswapd_ns();
-	clock_gettime(CLOCK_MONOTONIC, &s->at);
 }
 
 static long long memcg_pgsteal(long i)
@@ -354,6 +394,7 @@ int main(int argc, char **argv)
 	    !room_mib == !reclaim_mib)
 		usage();
 	ooms = keyed("/proc/vmstat", "oom_kill");
+	find_kswapds();
 	parent = getpid();
 	if (setpgid(0, 0))
 		die("setpgid: %s", strerror(errno));
@@ -418,11 +459,12 @@ int main(int argc, char **argv)
 	for (int phase = 0; phase < 2; phase++) {
 		if (phase) {
 			note("warm");
-			take(&a);
-			for (long i = 0; i < memcgs; i++) {
+			/* thousands of files: read before the window opens */
+			for (long i = 0; i < memcgs; i++)
 				steal0[i] = memcg_pgsteal(i);
+			for (long i = 0; i < memcgs; i++)
 				reads0[i] = reads[i];
-			}
+			take(&a);
 		}
 		for (long t = 0; t < (phase ? window : warm); t++) {
 			if (reclaim_mib) {
@@ -442,12 +484,14 @@ int main(int argc, char **argv)
 		}
 	}
 	take(&b);
-	note("measured");
+	/* the readers' counters at the instant the window closed, then the files */
 	for (long i = 0; i < memcgs; i++) {
-		steal[i] = (double)(memcg_pgsteal(i) - steal0[i]);
 		done[i] = (double)(reads[i] - reads0[i]);
 		reads_total += (long long)done[i];
 	}
+	note("measured");
+	for (long i = 0; i < memcgs; i++)
+		steal[i] = (double)(memcg_pgsteal(i) - steal0[i]);
 	for (long i = 0; i < memcgs; i++)
 		kill(pid[i], SIGKILL);
 	for (long i = 0; i < memcgs; i++)
@@ -475,8 +519,8 @@ int main(int argc, char **argv)
 		printf("pages_reclaimed=%lld\n", reclaimed);
 		/* sampled at the tick: a coarser figure than the one above */
 		printf("kernel_ns_per_page_reclaimed=%.0f\n", reclaimed ? ticks * ns_tick / reclaimed : NAN);
-		printf("kswapd_ns_per_page_reclaimed=%.0f\n",
-		       d[STEAL_K] ? (double)(b.kswapd_ns - a.kswapd_ns) / d[STEAL_K] : NAN);
+		printf("kswapd_ns_per_page_reclaimed=%.0f\n", d[STEAL_K] && a.kswapd_ns >= 0 ?
+		       (double)(b.kswapd_ns - a.kswapd_ns) / d[STEAL_K] : NAN);
 		/*
 		 * Under -icount the guest's clock counts instructions while the
 		 * CPU is busy; with a reader always runnable it is never idle

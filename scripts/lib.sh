@@ -18,6 +18,11 @@ export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}"
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-20G}"
 
+# Where the kernel packages install the certificate that verifies the
+# image's Secure Boot signature, as KREL.der (scripts/install-kernel; the
+# spec reads it from the macros, scripts/pkg-sources).
+SB_CERT_DIR=/usr/share/mglru-fg/secureboot
+
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 

@@ -45,6 +45,16 @@ tap_run "config: an unknown symbol fails, named" "$TOP/tests/build/config" bogus
 tap_run "config: an unmet dependency fails, named" "$TOP/tests/build/config" unmet
 
 tap_run "kernel: $HOST_ARCH virt image builds" "$TOP/scripts/build-kernel" "$HOST_ARCH" virt
+# That image under UEFI Secure Boot (OVMF, x86_64 only): signed with the
+# firmware's enrolled test key it boots locked down; unsigned, or signed
+# with a key not enrolled, the firmware refuses it.
+if [ "$HOST_ARCH" = x86_64 ]; then
+	tap_run "secureboot: the signed virt image boots locked down under Secure Boot, an unsigned one is refused" \
+		"$TOP/tests/pkg/secureboot" "$(arch_load "$HOST_ARCH" && echo "$BUILD/$HOST_ARCH-virt/$A_IMAGE")"
+else
+	tap_skip "secureboot: the signed virt image boots locked down under Secure Boot" \
+		"the OVMF test is x86_64's ($HOST_ARCH here)"
+fi
 tap_run "kunit: the series' suites pass under UML" "$TOP/scripts/kunit"
 # The boot matrix of the host arch: each policy, an alias, an invalid
 # value and no parameter; make smoke-all does every arch. The three

@@ -18,7 +18,7 @@ export JOBS
 MAKEOVERRIDES :=
 
 .PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick bench-cloud \
-	memcg-check memcg-scale memcg-scale-smp compile-check check-series farm-check cloud-check deb rpm packages source-packages \
+	memcg-check memcg-scale memcg-scale-smp compile-check check-series farm-check cloud-check deb rpm packages source-packages repo \
 	check check-all clean help
 
 all: packages
@@ -27,6 +27,8 @@ help:
 	@echo "make                 the Debian and Fedora packages ($(ARCH), $(FLAVOUR)) in build/deb, build/rpm"
 	@echo "make deb | make rpm  one format; FLAVOUR=cloud|generic start from Debian's config (config/flavours)"
 	@echo "make source-packages the .dsc and the SRPM, for build farms (FLAVOUR=)"
+	@echo "make repo            signed APT and DNF repository of what make built, in build/repo"
+	@echo "                     (REPO_URL= where it is served; the key: README, Installing)"
 	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
 	@echo "make check-all       check plus full images for every arch"
 	@echo "make source          fetch and verify the pinned base"
@@ -57,7 +59,7 @@ help:
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, SMOKE=0)"
 
 deps:
-	scripts/deps build cross qemu smoke pkg tune
+	scripts/deps build cross qemu smoke pkg tune repo
 
 source: deps
 	scripts/source
@@ -93,11 +95,25 @@ farm-check: deps
 cloud-check: deps
 	tests/pkg/flavour-check cloud
 
+# Each build's paths also go to build/deb-FLAVOUR.list and
+# rpm-FLAVOUR.list (deb-FLAVOUR.ARCH.list for an arch not the host's), as
+# make check's package steps write them: make repo reads them all.
+PKG_LIST = $(FLAVOUR)$(if $(filter $(HOST_ARCH),$(ARCH)),,.$(ARCH)).list
 deb: deps
-	scripts/pkg-deb $(ARCH) $(FLAVOUR)
+	mkdir -p build && scripts/pkg-deb $(ARCH) $(FLAVOUR) > build/deb-$(PKG_LIST).tmp && \
+		mv build/deb-$(PKG_LIST).tmp build/deb-$(PKG_LIST) && cat build/deb-$(PKG_LIST)
 
 rpm: deps
-	scripts/pkg-rpm $(ARCH) $(FLAVOUR)
+	mkdir -p build && scripts/pkg-rpm $(ARCH) $(FLAVOUR) > build/rpm-$(PKG_LIST).tmp && \
+		mv build/rpm-$(PKG_LIST).tmp build/rpm-$(PKG_LIST) && cat build/rpm-$(PKG_LIST)
+
+# A signed APT and DNF repository of every package the lists above name
+# (every flavour and arch built), in build/repo, for REPO_URL (default:
+# file:// of build/repo). The key from MGLRU_FG_SIGNING_KEY or GNUPGHOME;
+# without either, a throwaway one (README, Installing).
+repo:
+	scripts/deps repo
+	scripts/pkg-repo $(if $(REPO_URL),--url $(REPO_URL))
 
 kunit: deps
 	scripts/kunit

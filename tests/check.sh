@@ -22,7 +22,7 @@ touched_dirs() {
 		sed 's,[^/]*$,,' | sort -u
 }
 
-tap_run "deps: build, cross, qemu, smoke and pkg packages present" "$TOP/scripts/deps" build cross qemu smoke pkg tune
+tap_run "deps: build, cross, qemu, smoke, pkg, tune and repo packages present" "$TOP/scripts/deps" build cross qemu smoke pkg tune repo
 tap_run "source: pinned $BASE_PACKAGE $BASE_DEB_VERSION verifies" "$TOP/scripts/source"
 tap_run "source: the pin is the archive's newest $BASE_PACKAGE" "$TOP/tests/build/base-current"
 tap_run "series: applies and exports byte-identically" "$TOP/tests/build/roundtrip"
@@ -103,6 +103,9 @@ tap_run "boot-entries: the kernel-install plugin warns and exits 0 on a full or 
 tap_run "boot-entries: the rpm's %posttrans runs only its own kernel-install plugin" \
 	"$TOP/tests/pkg/test-entries-posttrans"
 tap_run "tune: the rpm enables the units Debian enables, through a systemd preset" "$TOP/tests/pkg/test-tune-preset"
+# make repo's signing key and its refusals, with a small deb and rpm.
+tap_run "repo: pkg-repo signs with MGLRU_FG_SIGNING_KEY or GNUPGHOME's key; bad input changes nothing" \
+	"$TOP/tests/pkg/test-repo-key"
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and

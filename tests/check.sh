@@ -109,7 +109,7 @@ tap_run "repo: pkg-repo signs with MGLRU_FG_SIGNING_KEY or GNUPGHOME's key; bad 
 
 # The packages of the virt flavour: built without compiling a kernel
 # object again, linted, installed into the Debian and rpm images and
-# booted (tests/lib/pkgs.sh).
+# booted, then as a signed repository installed by name (tests/lib/pkgs.sh).
 pkg_checks virt
 
 # --all: every other arch's image, and the packages cross-built for the

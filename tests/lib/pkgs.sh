@@ -11,7 +11,8 @@
 # time and number (UTS_VERSION): init/version-timestamp, x86's boot/version
 # and boot/header, and with RANDOMIZE_BASE (cloud) x86's
 # boot/compressed/kaslr. The userspace programs bypass
-# ccache. The package lists go to build/deb-FLAVOUR.list, rpm-FLAVOUR.list.
+# ccache. The package lists go to build/deb-FLAVOUR.list, rpm-FLAVOUR.list
+# (as make deb and make rpm write them), which make repo reads.
 
 pkg_stamped='(^|/)(init/version-timestamp|arch/[^/]*/boot/(version|header|compressed/kaslr))[.]o$'
 # pkgs_from_cache deb|rpm FLAVOUR
@@ -47,5 +48,11 @@ pkg_checks() {
 		# shellcheck disable=SC2046
 		tap_cell "$TOP/tests/pkg/rpm-test" $(grep -v '\.src\.rpm$' "$_rpm")
 		tap_cell "$TOP/tests/pkg/srpm-rebuild" "$(grep '\.src\.rpm$' "$_rpm")" "$_f"
+	fi
+	# Every list in build/ as one signed repository (scripts/pkg-repo),
+	# served on loopback: the flavour's packages installed by name, the
+	# signatures checked, and refused once tampered with.
+	if [ -s "$_deb" ] && [ -s "$_rpm" ]; then
+		tap_cell "$TOP/tests/pkg/repo-test" "$_f"
 	fi
 }

@@ -28,7 +28,7 @@ help:
 	@echo "make deb | make rpm  one format; FLAVOUR=cloud|generic start from Debian's config (config/flavours)"
 	@echo "make source-packages the .dsc and the SRPM, for build farms (FLAVOUR=)"
 	@echo "make repo            signed APT and DNF repository of what make built, in build/repo"
-	@echo "                     (REPO_URL= where it is served; the key: README, Installing)"
+	@echo "                     (REPO_URL= where it is served; the key: docs/hacking.md)"
 	@echo "make check           the test suite (KTAP, ends with 'N passed, N failed')"
 	@echo "make check-all       check plus full images for every arch"
 	@echo "make source          fetch and verify the pinned base"
@@ -110,7 +110,7 @@ rpm: deps
 # A signed APT and DNF repository of every package the lists above name
 # (every flavour and arch built), in build/repo, for REPO_URL (default:
 # file:// of build/repo). The key from MGLRU_FG_SIGNING_KEY or GNUPGHOME;
-# without either, a throwaway one (README, Installing).
+# without either, a throwaway one (docs/hacking.md).
 repo:
 	scripts/deps repo
 	scripts/pkg-repo $(if $(REPO_URL),--url $(REPO_URL))
@@ -129,7 +129,7 @@ smoke-all: deps
 # mglru-fg-test's stress suite on the debug flavour under each policy: 100
 # classic <-> mglru toggles under three working memcgs, and every access
 # path at once for STRESS_SECONDS. Not part of check (check boots a
-# 2-minute slice of it on virt): see README.
+# 2-minute slice of it on virt): see docs/hacking.md.
 STRESS_SECONDS ?= 600
 stress: deps
 	k=$$(scripts/build-kernel $(ARCH) debug | tail -n1) && [ -f "$$k" ] || exit 1; \
@@ -236,7 +236,7 @@ memcg-check: deps
 # its own (no memcgs left over from the one before); the report judges
 # whether mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours
 # here: a boot at 4,096 memcgs runs for half an hour to over an hour of
-# host time (see README). Not part of check.
+# host time (see docs/hacking.md). Not part of check.
 SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps

@@ -21,12 +21,13 @@
  *       letter: fair is the same pgsteal from each memcg, and about what
  *       was asked).
  * Then the readers run S seconds to warm up, and S more are measured.
- * Out, one "key=value" a line: the window's reclaim (/proc/vmstat), its
- * guest time per page reclaimed and per read (under QEMU's -icount, with
- * the CPU never idle, 1 ns is one instruction), the kernel's share as
- * /proc/stat samples it and kswapd's own from its schedstat, and per memcg
- * the pages reclaimed and the reads done, as their spread over the
- * memcgs. The memcgs go at exit.
+ * Out, one "key=value" a line: the window's reclaim (/proc/vmstat; under
+ * --reclaim-mib the root memcg's memory.stat), its guest time per page
+ * reclaimed and per read (under QEMU's -icount, with the CPU never idle,
+ * 1 ns is one instruction), the kernel's share as /proc/stat samples it
+ * and kswapd's own from its schedstat, and per memcg the pages reclaimed
+ * and the reads done, as their spread over the memcgs. The memcgs go at
+ * exit.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -119,6 +120,12 @@ struct snap {
 	long long vm[12];
 	long long kernel_ticks, idle_ticks;
 	long long kswapd_ns;
+	/*
+	 * The root memcg's pgsteal and pgscan: reclaim that a cgroup asked
+	 * for (memory.reclaim) is counted in the memcgs' events only, not in
+	 * /proc/vmstat, so --reclaim-mib reads its window here.
+	 */
+	long long root_steal, root_scan;
 	struct timespec at;
 };
 
@@ -218,6 +225,11 @@ static void take(struct snap *s)
 	s->kernel_ticks = sys + irq + softirq;
 	s->idle_ticks = idle + iow;
 	s->kswapd_ns = kswapd_ns();
+	/* only then: the read flushes every memcg's stats, thousands at W12 */
+	if (reclaim_mib) {
+		s->root_steal = keyed("/sys/fs/cgroup/memory.stat", "pgsteal");
+		s->root_scan = keyed("/sys/fs/cgroup/memory.stat", "pgscan");
+	}
 }
 
 static long long memcg_pgsteal(long i)
@@ -500,7 +512,7 @@ int main(int argc, char **argv)
 		munmap(pin, pinned);
 
 	{
-		long long d[12], reclaimed, stalls, ticks = b.kernel_ticks - a.kernel_ticks;
+		long long d[12], reclaimed, scanned, stalls, ticks = b.kernel_ticks - a.kernel_ticks;
 		double ns_tick = 1e9 / sysconf(_SC_CLK_TCK), idle_steal = 0, all_steal = 0;
 		/* the window as it ran: a busy guest wakes the parent late */
 		double secs = (b.at.tv_sec - a.at.tv_sec) + (b.at.tv_nsec - a.at.tv_nsec) / 1e9;
@@ -508,6 +520,11 @@ int main(int argc, char **argv)
 		for (int k = 0; k < 12; k++)
 			d[k] = b.vm[k] - a.vm[k];
 		reclaimed = d[STEAL_K] + d[STEAL_D];
+		scanned = d[SCAN_K] + d[SCAN_D];
+		if (reclaim_mib) {
+			reclaimed = b.root_steal - a.root_steal;
+			scanned = b.root_scan - a.root_scan;
+		}
 		stalls = d[STALL0] + d[STALL1] + d[STALL2];
 		for (long i = 0; i < memcgs; i++) {
 			all_steal += steal[i];
@@ -533,7 +550,7 @@ int main(int argc, char **argv)
 		printf("ns_per_read=%.0f\n", reads_total ? secs * 1e9 / reads_total : NAN);
 		printf("direct_reclaims=%lld\nkswapd_runs=%lld\n", stalls, d[OUTRUN]);
 		printf("pgscan_per_pgsteal=%.3f\n",
-		       reclaimed ? (double)(d[SCAN_K] + d[SCAN_D]) / reclaimed : NAN);
+		       reclaimed ? (double)scanned / reclaimed : NAN);
 		printf("pswpout=%lld\n", d[SWPOUT]);
 		printf("reads_total=%lld\n", reads_total);
 		printf("refaults_per_read=%.4f\n", reads_total ? (double)d[REF_F] / reads_total : NAN);

@@ -55,4 +55,16 @@ pkg_checks() {
 	if [ -s "$_deb" ] && [ -s "$_rpm" ]; then
 		tap_cell "$TOP/tests/pkg/repo-test" "$_f"
 	fi
+	# The next version, as config/base.env says to make one, and the
+	# upgrade to it as each distribution does one: the same scripts for
+	# every flavour, so only the default's (make check's) pays the build.
+	[ "$_f" = "$(flavour_default)" ] || return 0
+	for _k in deb rpm; do
+		_first=$BUILD/$_k-$_f.list _next=$BUILD/pkgtest/next/build/$_k-$_f.list
+		[ -s "$_first" ] || continue
+		rm -f "$_next"
+		tap_run "$_k: the next version (KREL_TAG and PKG_RELEASE one higher) builds" \
+			"$TOP/tests/pkg/second-version" "$_k" "$_f"
+		[ ! -s "$_next" ] || tap_cell "$TOP/tests/pkg/$_k-upgrade-test" "$_first" "$_next"
+	done
 }

@@ -48,9 +48,9 @@ help:
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH), and our cloud"
 	@echo "                     kernel vs Debian's stock cloud kernel (CLOUD=0 leaves it out)"
 	@echo "make compile-check   W6 (a compile with zram swap) on mglru and fg, 3 rounds under icount"
-	@echo "make bench           W1-W10, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
+	@echo "make bench           W1-W11, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round, 1 vCPU under -icount"
-	@echo "make bench-cloud     W1-W10, our cloud kernel's mglru vs Debian's stock cloud kernel, 2 rounds"
+	@echo "make bench-cloud     W1-W11, our cloud kernel's mglru vs Debian's stock cloud kernel, 2 rounds"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
 	@echo "make memcg-scale     the memcg walk at 16 to 4,096 memcgs (W12, W13): stock vs lru vs iter, -icount"
 	@echo "make memcg-scale-smp W12 at 1,024 memcgs on 2 vCPUs, no icount: the concurrency proxy"
@@ -210,7 +210,7 @@ bench-quick: deps
 	tests/bench/bench --quick --icount --publish bench-quick $(BENCH_OPTS)
 
 # Our cloud flavour under mglru beside Debian's stock cloud kernel, the
-# same config but for the series, on W1-W10 under -icount: the report's
+# same config but for the series, on W1-W11 under -icount: the report's
 # identical-config section judges every number by the run-to-run spread,
 # so every workload runs in both rounds. About 2 h 10 min here, after the
 # cloud deb; BENCH_OPTS='--arms "stock-mglru cloud-mglru cloud-fg"' adds

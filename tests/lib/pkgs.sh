@@ -39,8 +39,14 @@ pkg_checks() {
 	if [ -s "$_deb" ]; then
 		# shellcheck disable=SC2046 # one argument a package
 		tap_run "deb: lintian clean ($_f)" "$TOP/tests/pkg/lint" deb $(cat "$_deb")
+		# the default flavour's upgrade test (below) boots fg and the
+		# mglru entry; deb-test boots the rest
+		_boots="fg classic mglru-entry"
+		[ "$_f" != "$(flavour_default)" ] || _boots=classic
+		export DEB_TEST_BOOTS="$_boots"
 		# shellcheck disable=SC2046
 		tap_cell "$TOP/tests/pkg/deb-test" $(cat "$_deb")
+		unset DEB_TEST_BOOTS
 	fi
 	if [ -s "$_rpm" ]; then
 		# shellcheck disable=SC2046

@@ -250,6 +250,9 @@ void fake_cgroup(struct fake *f, const char *dir)
 		{ "memory.high", "max\n" }, { "memory.max", "max\n" },
 		{ "memory.swap.max", "max\n" }, { "memory.zswap.max", "max\n" },
 		{ "memory.current", "1073741824\n" }, { "memory.reclaim", "" },
+		/* no stall yet (ProactiveReclaim=auto reads it) */
+		{ "memory.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+				     "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n" },
 		/* a memcg under an fg root, as the kernel shows it */
 		{ "memory.lru_gen_policy", "mglru [fg]\n" },
 		{ "memory.stat", "anon 1\nfile 2\nworkingset_refault_anon 11\n"
@@ -304,10 +307,20 @@ void fake_cleanup(struct fake *f)
 
 void fake_systemctl(struct fake *f, int status)
 {
-	char script[PATH_MAX + 64], path[PATH_MAX];
+	fake_systemctl_show(f, status, "");
+}
+
+void fake_systemctl_show(struct fake *f, int status, const char *show)
+{
+	char script[2 * PATH_MAX + 64], path[PATH_MAX], out[PATH_MAX];
 
 	real_path(f, "/systemctl.log", f->log, sizeof(f->log));
-	snprintf(script, sizeof(script), "#!/bin/sh\necho \"$*\" >> '%s'\nexit %d\n", f->log, status);
+	/* printed by "systemctl show", kept in a file to need no quoting */
+	fake_write(f, "/systemctl.show", show);
+	real_path(f, "/systemctl.show", out, sizeof(out));
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\necho \"$*\" >> '%s'\n[ \"$1\" != show ] || cat '%s'\nexit %d\n",
+		 f->log, out, status);
 	fake_write(f, "/fake-systemctl", script);
 	real_path(f, "/fake-systemctl", path, sizeof(path));
 	chmod(path, 0755);

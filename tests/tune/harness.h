@@ -64,6 +64,8 @@ bool fake_tmpfs(struct fake *f, const char *logical, const char *size);
 void fake_cgroup(struct fake *f, const char *logical_dir);
 /* A systemctl that logs its arguments and exits with `status`. */
 void fake_systemctl(struct fake *f, int status);
+/* The same, printing `show` on "systemctl show ...". */
+void fake_systemctl_show(struct fake *f, int status, const char *show);
 char *fake_systemctl_log(struct fake *f);
 
 struct result {

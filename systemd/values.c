@@ -72,29 +72,54 @@ static int parse_fraction(const char **p, unsigned max_digits, uint64_t *num,
 	return 0;
 }
 
-int parse_percent(const char *s, uint32_t *permyriad, const char **why)
+/* N% with up to `decimals` decimals, from 0 to 100%, in units of
+ * 10^-decimals percent. */
+static int parse_scaled_percent(const char *s, unsigned decimals, uint64_t *out, const char **why)
 {
-	uint64_t ip, num, den;
+	uint64_t ip, num, den, one = 1;
 	const char *p = s;
 
+	for (unsigned i = 0; i < decimals; i++)
+		one *= 10;
 	if (parse_digits(&p, &ip, why) < 0)
 		return -1;
-	if (parse_fraction(&p, 2, &num, &den, why) < 0)
+	if (parse_fraction(&p, decimals, &num, &den, why) < 0)
 		return -1;
 	if (p[0] != '%' || p[1] != '\0') {
-		*why = "expected a percentage like 60% or 12.5%";
+		*why = decimals > 2 ? "expected a percentage like 0.1%" :
+				      "expected a percentage like 60% or 12.5%";
 		return -1;
 	}
 	if (ip > 100) {
 		*why = "percentage above 100%";
 		return -1;
 	}
-	ip = ip * 100 + num * (100 / den);
-	if (ip > 10000) {
+	ip = ip * one + num * (one / den);
+	if (ip > 100 * one) {
 		*why = "percentage above 100%";
 		return -1;
 	}
-	*permyriad = (uint32_t)ip;
+	*out = ip;
+	return 0;
+}
+
+int parse_percent(const char *s, uint32_t *permyriad, const char **why)
+{
+	uint64_t v;
+
+	if (parse_scaled_percent(s, 2, &v, why) < 0)
+		return -1;
+	*permyriad = (uint32_t)v;
+	return 0;
+}
+
+int parse_percent_ppm(const char *s, uint32_t *ppm, const char **why)
+{
+	uint64_t v;
+
+	if (parse_scaled_percent(s, 4, &v, why) < 0)
+		return -1;
+	*ppm = (uint32_t)v;
 	return 0;
 }
 
@@ -267,6 +292,45 @@ int parse_oom_mode(const char *s, enum oom_mode *out)
 	return 0;
 }
 
+void parse_oomd_properties(const char *text, enum oom_mode *mode, uint32_t *limit_permyriad)
+{
+	static const char MODE[] = "ManagedOOMMemoryPressure=", LIMIT[] = "ManagedOOMMemoryPressureLimit=";
+
+	*mode = OOM_AUTO;
+	*limit_permyriad = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char v[32];
+		size_t len = strcspn(l, "\n");
+		const char *why;
+
+		if (strncmp(l, MODE, sizeof(MODE) - 1) == 0) {
+			len -= sizeof(MODE) - 1;
+			if (len < sizeof(v)) {
+				memcpy(v, l + sizeof(MODE) - 1, len);
+				v[len] = '\0';
+				parse_oom_mode(v, mode);
+			}
+		} else if (strncmp(l, LIMIT, sizeof(LIMIT) - 1) == 0) {
+			uint32_t pm;
+			uint64_t raw;
+			const char *p = v;
+
+			len -= sizeof(LIMIT) - 1;
+			if (len >= sizeof(v))
+				continue;
+			memcpy(v, l + sizeof(LIMIT) - 1, len);
+			v[len] = '\0';
+			if (len && v[len - 1] == '%') {
+				if (parse_percent(v, &pm, &why) == 0)
+					*limit_permyriad = pm;
+			} else if (parse_digits(&p, &raw, &why) == 0 && !*p && raw <= UINT32_MAX) {
+				/* to the nearest permyriad */
+				*limit_permyriad = (uint32_t)((raw * 10000 + UINT32_MAX / 2) / UINT32_MAX);
+			}
+		}
+	}
+}
+
 const char *oom_mode_name(enum oom_mode m)
 {
 	return m == OOM_KILL ? "kill" : "auto";
@@ -301,6 +365,55 @@ void format_percent(uint32_t permyriad, char *buf, size_t n)
 		snprintf(buf, n, "%u%%", permyriad / 100);
 	else
 		snprintf(buf, n, "%u.%02u%%", permyriad / 100, permyriad % 100);
+}
+
+void format_ppm(uint32_t ppm, char *buf, size_t n)
+{
+	unsigned frac = ppm % 10000, digits = 4;
+
+	if (!frac) {
+		snprintf(buf, n, "%u%%", ppm / 10000);
+		return;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, n, "%u.%0*u%%", ppm / 10000, (int)digits, frac);
+}
+
+void format_size_spec(const struct size_spec *s, char *buf, size_t n)
+{
+	if (s->kind == SIZE_PERCENT)
+		format_percent(s->permyriad, buf, n);
+	else
+		format_bytes(s->kind == SIZE_INFINITY ? SIZE_INFINITY_BYTES : s->bytes, buf, n);
+}
+
+uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t q, r, hi, lo;
+
+	if (c == 0)
+		return UINT64_MAX;
+	/* Without 128-bit arithmetic, which not every compiler has: a / c
+	 * whole, times b, plus the remainder's share, r * b / c, where only
+	 * r * b can overflow. Then the larger of r and b is halved with c,
+	 * which keeps the result but for low bits; as r < c, c stays >= 1. */
+	q = a / c;
+	r = a % c;
+	if (q && b > UINT64_MAX / q)
+		return UINT64_MAX;
+	hi = q * b;
+	while (b && r > UINT64_MAX / b) {
+		if (b > r)
+			b >>= 1;
+		else
+			r >>= 1;
+		c >>= 1;
+	}
+	lo = r * b / c;
+	return hi > UINT64_MAX - lo ? UINT64_MAX : hi + lo;
 }
 
 void cgroup_shown_value(uint64_t bytes, unsigned long page_size, char *buf,

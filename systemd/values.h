@@ -34,6 +34,10 @@ enum oom_mode { OOM_AUTO, OOM_KILL };
 
 int parse_size(const char *s, struct size_spec *out, const char **why);
 int parse_percent(const char *s, uint32_t *permyriad, const char **why);
+/* A share in parts per million, written as a percentage with up to four
+ * decimals: "0.1%" is 1000 (PressureTarget=). */
+#define PPM_ONE 1000000u
+int parse_percent_ppm(const char *s, uint32_t *ppm, const char **why);
 int parse_duration_ms(const char *s, uint64_t *ms, const char **why);
 int parse_uint_range(const char *s, unsigned lo, unsigned hi, unsigned *out,
 		     const char **why);
@@ -41,6 +45,13 @@ int parse_policy(const char *s, enum policy *out);
 /* Whitespace-separated policy names; an empty list gives mask 0. */
 int parse_policy_list(const char *s, unsigned *mask, const char **why);
 int parse_oom_mode(const char *s, enum oom_mode *out);
+
+/* "systemctl show -p ManagedOOMMemoryPressure -p ManagedOOMMemoryPressureLimit"
+ * output: the mode, and the limit in permyriad (0: not set, oomd's
+ * default applies). systemd shows the limit as a percentage, or (252 and
+ * older) as the bus value, scaled so that 2^32 - 1 is 100%. Lines it
+ * does not know, or cannot parse, are left out. */
+void parse_oomd_properties(const char *text, enum oom_mode *mode, uint32_t *limit_permyriad);
 
 const char *policy_name(enum policy p);
 const char *oom_mode_name(enum oom_mode m);
@@ -52,6 +63,13 @@ uint64_t size_resolve(const struct size_spec *s, uint64_t mem_total);
 void format_bytes(uint64_t bytes, char *buf, size_t n);
 /* 6000 -> "60%", 6050 -> "60.50%" */
 void format_percent(uint32_t permyriad, char *buf, size_t n);
+/* 1000 -> "0.1%", 12345 -> "1.2345%", 10000 -> "1%" */
+void format_ppm(uint32_t ppm, char *buf, size_t n);
+/* As written, resolved as far as it goes without MemTotal: "67108864",
+ * "1%", "infinity". */
+void format_size_spec(const struct size_spec *s, char *buf, size_t n);
+/* a * b / c, rounded down, saturating at UINT64_MAX (also for c = 0). */
+uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c);
 
 /* What a memory.{min,low,high,max,swap.max,zswap.max} file shows after
  * the kernel stored `bytes`: pages are rounded down and the page counter

@@ -184,6 +184,64 @@ static void test_percent_and_numbers(void)
 	CHECK_INT(parse_uint_range("99999999999999999999999", 0, 200, &u, &why), -1);
 }
 
+static void test_ppm_and_oomd(void)
+{
+	uint32_t ppm = 7, pm = 7;
+	enum oom_mode m;
+	const char *why = NULL;
+	char buf[16];
+
+	CHECK_INT(parse_percent_ppm("0.1%", &ppm, &why), 0);
+	CHECK_INT(ppm, 1000);
+	CHECK_INT(parse_percent_ppm("0.0001%", &ppm, &why), 0);
+	CHECK_INT(ppm, 1);
+	CHECK_INT(parse_percent_ppm("100%", &ppm, &why), 0);
+	CHECK_INT(ppm, 1000000);
+	CHECK_INT(parse_percent_ppm("12.3456%", &ppm, &why), 0);
+	CHECK_INT(ppm, 123456);
+	CHECK_INT(parse_percent_ppm("0.00001%", &ppm, &why), -1);
+	CHECK_STR(why, "too many decimals");
+	CHECK_INT(parse_percent_ppm("100.0001%", &ppm, &why), -1);
+	CHECK_STR(why, "percentage above 100%");
+	CHECK_INT(parse_percent_ppm("0.1", &ppm, &why), -1);
+	CHECK_STR(why, "expected a percentage like 0.1%");
+	format_ppm(1000, buf, sizeof(buf));
+	CHECK_STR(buf, "0.1%");
+	format_ppm(123456, buf, sizeof(buf));
+	CHECK_STR(buf, "12.3456%");
+	format_ppm(10000, buf, sizeof(buf));
+	CHECK_STR(buf, "1%");
+	format_ppm(0, buf, sizeof(buf));
+	CHECK_STR(buf, "0%");
+	format_ppm(1, buf, sizeof(buf));
+	CHECK_STR(buf, "0.0001%");
+
+	CHECK_U64(mul_div(3, 5, 2), 7);
+	CHECK_U64(mul_div(UINT64_MAX, 1000000, 1000000), UINT64_MAX);
+	CHECK_U64(mul_div(UINT64_MAX, 3, 2), UINT64_MAX);	/* saturated, no wrap */
+	CHECK_U64(mul_div(1000001, UINT64_MAX / 1000, UINT64_MAX / 1000), 1000001);
+	CHECK_U64(mul_div(1ull << 62, 1ull << 20, 1ull << 40), 1ull << 42);
+	CHECK_U64(mul_div(1, 1, 0), UINT64_MAX);
+
+	/* percentages, or (systemd 252) the bus value: 2^32 - 1 is 100% */
+	parse_oomd_properties("ManagedOOMMemoryPressure=kill\nManagedOOMMemoryPressureLimit=2576980377\n",
+			      &m, &pm);
+	CHECK_INT(m, OOM_KILL);
+	CHECK_INT(pm, 6000);
+	parse_oomd_properties("ManagedOOMMemoryPressureLimit=12.50%\nManagedOOMMemoryPressure=auto",
+			      &m, &pm);
+	CHECK_INT(m, OOM_AUTO);
+	CHECK_INT(pm, 1250);
+	parse_oomd_properties("ManagedOOMMemoryPressure=kill\nManagedOOMMemoryPressureLimit=4294967296\n",
+			      &m, &pm);
+	CHECK_INT(m, OOM_KILL);
+	CHECK_INT(pm, 0);	/* out of range: not set */
+	parse_oomd_properties("ManagedOOMMemoryPressure=sometimes\nManagedOOMMemoryPressureLimit=0\n",
+			      &m, &pm);
+	CHECK_INT(m, OOM_AUTO);
+	CHECK_INT(pm, 0);
+}
+
 static void test_policies(void)
 {
 	enum policy p = POLICY__MAX;
@@ -347,6 +405,8 @@ void tests_values(void)
 	h_run("values: percentages resolve against MemTotal", test_size_resolve);
 	h_run("values: durations ms/s/min and bounds", test_durations);
 	h_run("values: percent limits and swappiness range", test_percent_and_numbers);
+	h_run("values: PressureTarget= shares in ppm, mul_div, systemctl's oomd properties",
+	      test_ppm_and_oomd);
 	h_run("values: policy names, lists, policy and enabled files", test_policies);
 	h_run("values: cgroup page rounding and saturation", test_cgroup_rounding);
 	h_run("values: slice names and cgroup paths", test_slice_names);

@@ -20,5 +20,6 @@ int main(void)
 	tests_apply();
 	tests_files();
 	tests_revert();
+	tests_loop();
 	return h_summary();
 }

@@ -8,5 +8,6 @@ void tests_cli(void);
 void tests_apply(void);
 void tests_files(void);
 void tests_revert(void);
+void tests_loop(void);
 
 #endif

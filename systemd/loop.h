@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The pressure-guided loop of ProactiveReclaim=auto: what one round
+ * decides from what it has read, and the state kept from one round to
+ * the next. Pure, so that the unit tests and the fuzzer drive it
+ * directly; reclaim-auto.c reads the cgroup and writes memory.reclaim.
+ *
+ * A round compares the share of wall time the slice stalled on memory
+ * since the last round (memory.pressure "some") with PressureTarget=.
+ * Under it, the slice gets a step proportional to its size and to the
+ * margin; at or over it, no step, and the next ones are halved until
+ * the stall drops again. */
+#ifndef MGLRU_FG_LOOP_H
+#define MGLRU_FG_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The defaults; mglru-fg-tune.conf(5) says how they were chosen. */
+#define LOOP_TARGET_PPM 1000u		/* PressureTarget=0.1% */
+#define LOOP_STEP_PPM 5000u		/* 0.5% of memory.current a round, at no stall */
+#define LOOP_MAX_BYTES (256ull << 20)	/* ReclaimMax=256M */
+/* Backing off halves the step down to 1/64 of it: from there, six
+ * rounds under the target bring it back to full. */
+#define LOOP_BACKOFF_MAX 6u
+/* systemd-oomd's DefaultMemoryPressureLimit=, for a unit that sets no
+ * ManagedOOMMemoryPressureLimit= of its own. */
+#define OOMD_DEFAULT_LIMIT_PERMYRIAD 6000u
+
+enum loop_phase {
+	PHASE_STARTING,		/* measured once: no stall to go by yet */
+	PHASE_RECLAIMING,	/* under the target: a step */
+	PHASE_BACKING_OFF,	/* at or over the target: none */
+	PHASE_PROTECTED,	/* within memory.min or memory.low */
+	PHASE_AT_FLOOR,		/* not above ReclaimFloor= */
+	PHASE_AT_HIGH,		/* at memory.high: the kernel reclaims itself */
+	PHASE_MISSING,		/* no cgroup */
+	PHASE__MAX
+};
+
+struct loop_state {
+	enum loop_phase phase;
+	uint64_t some_total_us;	/* memory.pressure "some" total at the last round */
+	uint64_t time_us;	/* CLOCK_MONOTONIC then */
+	unsigned backoff;	/* the next step is divided by 2^backoff */
+	uint64_t given_back;	/* bytes memory.reclaim took so far */
+	uint64_t last_step;	/* bytes asked for by the last round */
+	uint32_t stall_ppm;	/* the stall the last round measured */
+};
+
+struct loop_params {
+	uint32_t target_ppm;
+	uint64_t min, max;	/* bounds of a step; max may be UINT64_MAX */
+	uint64_t floor;		/* ReclaimFloor= */
+	unsigned long page_size;
+};
+
+struct loop_input {
+	uint64_t now_us;
+	uint64_t some_total_us;
+	uint64_t current;	/* memory.current */
+	uint64_t protection;	/* the larger of memory.min and memory.low; "max" is UINT64_MAX */
+	uint64_t high;		/* memory.high; "max" is UINT64_MAX */
+};
+
+const char *loop_phase_name(enum loop_phase p);
+
+/* The first measurement: a baseline, nothing given back yet. */
+void loop_start(struct loop_state *s, const struct loop_input *in);
+
+/* One round from s (what the last one left): s becomes what this one
+ * leaves, and the bytes to write to memory.reclaim are returned (whole
+ * pages; 0 for none). Starts afresh (PHASE_STARTING) where s cannot be
+ * a baseline: after PHASE_MISSING (a new cgroup has new totals), or when
+ * the totals or the clock went back. */
+uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const struct loop_input *in);
+
+/* The state file: KEY=VALUE lines, all of them, each once. */
+#define LOOP_STATE_MAX 512
+void loop_state_format(const struct loop_state *s, char *buf, size_t n);
+/* 0, or -1 with the reason in why. */
+int loop_state_parse(const char *text, struct loop_state *s, char *why, size_t n);
+
+/* The "some" line's total= of a memory.pressure file, in microseconds. */
+int pressure_some_total(const char *text, uint64_t *total_us);
+
+#endif

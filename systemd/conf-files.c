@@ -221,6 +221,39 @@ int conf_file_read(const char *root, const char *logical, uid_t owner, char **bu
 	return 0;
 }
 
+/* The files that hold a conflicting line, each counted once. */
+struct conflicts {
+	const char **files;
+	size_t n;
+};
+
+static void conflict_diag(void *userdata, enum conf_diag level, const char *file, unsigned line,
+			  const char *msg)
+{
+	struct conflicts *c = userdata;
+
+	diag(NULL, level, file, line, msg);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->files[i] == file)
+			return;
+	c->files = xrealloc(c->files, (c->n + 1) * sizeof(*c->files));
+	c->files[c->n++] = file;
+}
+
+/* After merging: a conflict between files is an error of the file that
+ * holds the line it is reported at. */
+static void check_merged(struct tune *t)
+{
+	struct conflicts c = { NULL, 0 };
+	uint64_t total = 0;
+
+	if (conf_check_needs_mem_total(&t->conf))
+		tune_mem_total(t, &total);
+	conf_check(&t->conf, t->policy, total, conflict_diag, &c);
+	t->config_errors += (unsigned)c.n;
+	free(c.files);
+}
+
 int tune_load_config(struct tune *t)
 {
 	char **paths;
@@ -252,6 +285,7 @@ int tune_load_config(struct tune *t)
 		conf_merge(&t->conf, &one);
 	}
 	conf_files_free(paths);
+	check_merged(t);
 	return t->config_errors ? -1 : 0;
 }
 

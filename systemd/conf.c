@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "conf.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop.h"
 #include "util.h"
 
-enum vtype { VT_POLICY, VT_DURATION, VT_SIZE, VT_OOM, VT_PERCENT, VT_SWAPPINESS };
+enum vtype { VT_POLICY, VT_DURATION, VT_SIZE, VT_OOM, VT_PERCENT, VT_SWAPPINESS, VT_RECLAIM,
+	     VT_SHARE };
 
 /* where a key may stand */
 #define IN_GLOBAL 1u
@@ -32,9 +35,13 @@ static const struct keydef keydefs[] = {
 	{ "MemoryZSwapMax", KEY_MEMORY_ZSWAP_MAX, IN_SLICE, VT_SIZE },
 	{ "ManagedOOMMemoryPressure", KEY_OOM_PRESSURE, IN_SLICE, VT_OOM },
 	{ "ManagedOOMMemoryPressureLimit", KEY_OOM_PRESSURE_LIMIT, IN_SLICE, VT_PERCENT },
-	{ "ProactiveReclaim", KEY_PROACTIVE_RECLAIM, IN_SLICE, VT_SIZE },
+	{ "ProactiveReclaim", KEY_PROACTIVE_RECLAIM, IN_SLICE, VT_RECLAIM },
 	{ "ReclaimSwappiness", KEY_RECLAIM_SWAPPINESS, IN_SLICE, VT_SWAPPINESS },
 	{ "ReclaimInterval", KEY_RECLAIM_INTERVAL, IN_SLICE, VT_DURATION },
+	{ "PressureTarget", KEY_PRESSURE_TARGET, IN_SLICE, VT_SHARE },
+	{ "ReclaimMin", KEY_RECLAIM_MIN, IN_SLICE, VT_SIZE },
+	{ "ReclaimMax", KEY_RECLAIM_MAX, IN_SLICE, VT_SIZE },
+	{ "ReclaimFloor", KEY_RECLAIM_FLOOR, IN_SLICE, VT_SIZE },
 	{ "Policy", KEY_POLICY, IN_SLICE, VT_POLICY },
 };
 
@@ -250,13 +257,47 @@ static int parse_value(const struct keydef *kd, const char *v, struct conf_value
 		return 0;
 	case VT_DURATION:
 		return parse_duration_ms(v, &out->num, why);
-	case VT_SIZE:
+	case VT_RECLAIM:
+		if (strcmp(v, "auto") == 0) {
+			out->is_auto = true;
+			return 0;
+		}
 		if (parse_size(v, &out->size, why) < 0)
 			return -1;
-		if (kd->key == KEY_PROACTIVE_RECLAIM && out->size.kind == SIZE_INFINITY) {
+		if (out->size.kind == SIZE_INFINITY) {
 			*why = "a reclaim amount cannot be infinity";
 			return -1;
 		}
+		return 0;
+	case VT_SIZE:
+		if (parse_size(v, &out->size, why) < 0)
+			return -1;
+		if (kd->key == KEY_RECLAIM_MIN && out->size.kind == SIZE_INFINITY) {
+			*why = "a step bound cannot be infinity";
+			return -1;
+		}
+		if (kd->key == KEY_RECLAIM_FLOOR && out->size.kind == SIZE_INFINITY) {
+			*why = "a floor of infinity never reclaims; ProactiveReclaim=0 turns reclaim off";
+			return -1;
+		}
+		if (kd->key == KEY_RECLAIM_MAX && out->size.kind != SIZE_INFINITY &&
+		    (out->size.kind == SIZE_PERCENT ? out->size.permyriad : out->size.bytes) == 0) {
+			*why = "a step of at most 0 reclaims nothing; ProactiveReclaim=0 turns reclaim off";
+			return -1;
+		}
+		return 0;
+	case VT_SHARE:
+		if (parse_percent_ppm(v, &pm, why) < 0)
+			return -1;
+		if (pm == 0) {
+			*why = "must be above 0%";
+			return -1;
+		}
+		if (pm >= PPM_ONE) {
+			*why = "must be below 100%: the share of time the slice may stall";
+			return -1;
+		}
+		out->num = pm;
 		return 0;
 	case VT_OOM:
 		if (parse_oom_mode(v, &oom) < 0) {
@@ -350,6 +391,12 @@ static void parse_assignment(struct parser *p, char *line)
 	    ((kd->key >= KEY_FIRST_DROPIN && kd->key <= KEY_LAST_DROPIN) ||
 	     kd->key == KEY_POLICY || kd->key == KEY_EXPECT_POLICY)) {
 		report(p, CONF_WARNING, "%s= has no effect on -.slice, ignoring it", kd->name);
+		return;
+	}
+	if (kd->key == KEY_PROACTIVE_RECLAIM && a.val.is_auto && p->cur == SEC_SLICE &&
+	    slice_is_root(s->name)) {
+		report(p, CONF_ERROR, "ProactiveReclaim=auto: not on -.slice, which has no "
+		       "memory.current, memory.min or memory.low to go by");
 		return;
 	}
 	/* systemd's user-.slice.d/10-defaults.conf gives every user-*.slice
@@ -509,4 +556,163 @@ long conf_section_for(const struct conf *c, const char *name)
 		}
 	}
 	return best;
+}
+
+/* The conflicts of one resolved slice; ck NULL only counts them. */
+struct checker {
+	conf_diag_fn diag;
+	void *userdata;
+	const char **files;	/* lines reported so far */
+	unsigned *lines;
+	size_t n, cap;
+	int reported;
+};
+
+static void conflict(struct checker *ck, const char *file, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void conflict(struct checker *ck, const char *file, unsigned line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!ck)
+		return;
+	/* A prefix section's line is in every slice it decides. */
+	for (size_t i = 0; i < ck->n; i++)
+		if (ck->files[i] == file && ck->lines[i] == line)
+			return;
+	if (ck->n == ck->cap) {
+		ck->cap = ck->cap ? ck->cap * 2 : 8;
+		ck->files = xrealloc(ck->files, ck->cap * sizeof(*ck->files));
+		ck->lines = xrealloc(ck->lines, ck->cap * sizeof(*ck->lines));
+	}
+	ck->files[ck->n] = file;
+	ck->lines[ck->n++] = line;
+	ck->reported++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ck->diag)
+		ck->diag(ck->userdata, CONF_ERROR, file, line, msg);
+}
+
+static const enum conf_key auto_keys[] = {
+	KEY_PRESSURE_TARGET, KEY_RECLAIM_MIN, KEY_RECLAIM_MAX, KEY_RECLAIM_FLOOR,
+};
+
+static int check_auto_keys(const struct conf_resolved *r, const char *name, struct checker *ck)
+{
+	char amount[32];
+	int n = 0;
+
+	if (r->set[KEY_PROACTIVE_RECLAIM] && r->val[KEY_PROACTIVE_RECLAIM].is_auto)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(auto_keys); i++) {
+		enum conf_key k = auto_keys[i];
+
+		if (!r->set[k])
+			continue;
+		n++;
+		if (!r->set[KEY_PROACTIVE_RECLAIM]) {
+			conflict(ck, r->file[k], r->line[k], "%s= counts only with ProactiveReclaim=auto; "
+				 "%s has no ProactiveReclaim=", conf_key_name(k), name);
+			continue;
+		}
+		format_size_spec(&r->val[KEY_PROACTIVE_RECLAIM].size, amount, sizeof(amount));
+		conflict(ck, r->file[k], r->line[k], "%s= counts only with ProactiveReclaim=auto; "
+			 "%s has ProactiveReclaim=%s (%s:%u)", conf_key_name(k), name, amount,
+			 r->file[KEY_PROACTIVE_RECLAIM], r->line[KEY_PROACTIVE_RECLAIM]);
+	}
+	return n;
+}
+
+static int check_bounds(const struct conf_resolved *r, uint64_t mem_total, struct checker *ck)
+{
+	const struct size_spec *min = &r->val[KEY_RECLAIM_MIN].size, *max = &r->val[KEY_RECLAIM_MAX].size;
+	uint64_t lo, hi;
+
+	if (!r->set[KEY_RECLAIM_MIN] || !r->set[KEY_RECLAIM_MAX] ||
+	    (!mem_total && (min->kind == SIZE_PERCENT || max->kind == SIZE_PERCENT)))
+		return 0;
+	lo = size_resolve(min, mem_total);
+	hi = size_resolve(max, mem_total);
+	if (lo <= hi)
+		return 0;
+	conflict(ck, r->file[KEY_RECLAIM_MIN], r->line[KEY_RECLAIM_MIN],
+		 "ReclaimMin= (%llu bytes) is above ReclaimMax= (%llu bytes, %s:%u)",
+		 (unsigned long long)lo, (unsigned long long)hi, r->file[KEY_RECLAIM_MAX],
+		 r->line[KEY_RECLAIM_MAX]);
+	return 1;
+}
+
+/* oomd kills on the "full" share of its slice over its limit; "full"
+ * never exceeds "some", which the target is of, so a target under the
+ * limit can never be what brings oomd's limit about. */
+static int check_oomd(const struct conf_resolved *r, const char *name, struct checker *ck)
+{
+	bool own_limit = r->set[KEY_OOM_PRESSURE_LIMIT] && r->val[KEY_OOM_PRESSURE_LIMIT].num;
+	uint64_t limit = own_limit ? r->val[KEY_OOM_PRESSURE_LIMIT].num : OOMD_DEFAULT_LIMIT_PERMYRIAD;
+	bool own_target = r->set[KEY_PRESSURE_TARGET];
+	uint32_t target = own_target ? (uint32_t)r->val[KEY_PRESSURE_TARGET].num : LOOP_TARGET_PPM;
+	enum conf_key at = own_target ? KEY_PRESSURE_TARGET : KEY_PROACTIVE_RECLAIM;
+	char t[32], l[32], which[PATH_MAX + 64];
+
+	if (!r->set[KEY_OOM_PRESSURE] || r->val[KEY_OOM_PRESSURE].num != OOM_KILL ||
+	    target < limit * (PPM_ONE / 10000))
+		return 0;
+	format_ppm(target, t, sizeof(t));
+	format_percent((uint32_t)limit, l, sizeof(l));
+	if (own_limit)
+		snprintf(which, sizeof(which), "ManagedOOMMemoryPressureLimit=%s (%s:%u)", l,
+			 r->file[KEY_OOM_PRESSURE_LIMIT], r->line[KEY_OOM_PRESSURE_LIMIT]);
+	else
+		snprintf(which, sizeof(which), "its default of %s", l);
+	conflict(ck, r->file[at], r->line[at], "PressureTarget=%s%s is at or over systemd-oomd's "
+		 "limit for %s, %s: oomd would kill at a stall the target allows; keep the target "
+		 "well under it", t, own_target ? "" : " (the default)", name, which);
+	return 1;
+}
+
+static int check_resolved(const struct conf_resolved *r, const char *name, uint64_t mem_total,
+			  struct checker *ck)
+{
+	int n = check_auto_keys(r, name, ck);
+
+	if (!r->set[KEY_PROACTIVE_RECLAIM] || !r->val[KEY_PROACTIVE_RECLAIM].is_auto)
+		return n;
+	return n + check_bounds(r, mem_total, ck) + check_oomd(r, name, ck);
+}
+
+int conf_check(const struct conf *c, enum policy policy, uint64_t mem_total,
+	       conf_diag_fn diag, void *userdata)
+{
+	struct checker ck = { .diag = diag, .userdata = userdata };
+	struct conf_resolved r;
+
+	for (size_t i = 0; i < c->n_slices; i++) {
+		conf_resolve_slice(c, c->slices[i].name, policy, &r);
+		check_resolved(&r, c->slices[i].name, mem_total, &ck);
+	}
+	free(ck.files);
+	free(ck.lines);
+	return ck.reported;
+}
+
+bool conf_check_needs_mem_total(const struct conf *c)
+{
+	for (size_t i = 0; i < c->n_slices; i++)
+		for (size_t j = 0; j < c->slices[i].n; j++) {
+			const struct conf_assign *a = &c->slices[i].v[j];
+
+			if ((a->key == KEY_RECLAIM_MIN || a->key == KEY_RECLAIM_MAX) && !a->val.reset &&
+			    a->val.size.kind == SIZE_PERCENT)
+				return true;
+		}
+	return false;
+}
+
+bool conf_slice_consistent(const struct conf_resolved *r, const char *name, uint64_t mem_total)
+{
+	return check_resolved(r, name, mem_total, NULL) == 0;
 }

@@ -31,6 +31,11 @@ enum conf_key {
 	KEY_PROACTIVE_RECLAIM,
 	KEY_RECLAIM_SWAPPINESS,
 	KEY_RECLAIM_INTERVAL,
+	/* [Slice ...]: ProactiveReclaim=auto only */
+	KEY_PRESSURE_TARGET,
+	KEY_RECLAIM_MIN,
+	KEY_RECLAIM_MAX,
+	KEY_RECLAIM_FLOOR,
 	/* [Slice ...]: the slice's memory.lru_gen_policy */
 	KEY_POLICY,
 	KEY__MAX
@@ -41,8 +46,9 @@ enum conf_key {
 
 struct conf_value {
 	bool reset;		/* "Key=": back to unset */
+	bool is_auto;		/* ProactiveReclaim=auto */
 	struct size_spec size;	/* size keys */
-	uint64_t num;		/* ms, swappiness, permyriad, policy, oom mode */
+	uint64_t num;		/* ms, swappiness, permyriad, ppm, policy, oom mode */
 };
 
 struct conf_assign {
@@ -104,6 +110,21 @@ void conf_resolve_slice(const struct conf *c, const char *name,
  * prefix section; -1 if none. */
 long conf_section_for(const struct conf *c, const char *name);
 bool conf_prefix_matches(const struct conf_section *s, const char *name);
+
+/* Settings that conflict once the files are merged: the keys of
+ * ProactiveReclaim=auto without it, ReclaimMin= above ReclaimMax=, a
+ * PressureTarget= at or over systemd-oomd's limit as this configuration
+ * sets it. Checked on what each section resolves to under `policy` (a
+ * slice a prefix section decides resolves as that section does); each
+ * conflicting line is reported once, as an error. mem_total (0 if not
+ * known) resolves percentages. Returns the number of lines reported. */
+int conf_check(const struct conf *c, enum policy policy, uint64_t mem_total,
+	       conf_diag_fn diag, void *userdata);
+/* Whether conf_check() needs MemTotal: a ReclaimMin= or ReclaimMax= in
+ * percent. */
+bool conf_check_needs_mem_total(const struct conf *c);
+/* Whether one resolved slice is free of such conflicts. */
+bool conf_slice_consistent(const struct conf_resolved *r, const char *name, uint64_t mem_total);
 
 const char *conf_key_name(enum conf_key k);
 bool conf_key_is_size(enum conf_key k);

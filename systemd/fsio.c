@@ -95,14 +95,11 @@ int read_value(const char *root, const char *logical, char *buf, size_t n)
 	return 0;
 }
 
-int read_u64(const char *root, const char *logical, uint64_t *out)
+static int parse_u64_value(const char *buf, uint64_t *out)
 {
-	char buf[64], *end;
+	char *end;
 	unsigned long long v;
-	int r = read_value(root, logical, buf, sizeof(buf));
 
-	if (r < 0)
-		return r;
 	if (buf[0] < '0' || buf[0] > '9')
 		return -EINVAL;
 	errno = 0;
@@ -111,6 +108,28 @@ int read_u64(const char *root, const char *logical, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int read_u64(const char *root, const char *logical, uint64_t *out)
+{
+	char buf[64];
+	int r = read_value(root, logical, buf, sizeof(buf));
+
+	return r < 0 ? r : parse_u64_value(buf, out);
+}
+
+int read_u64_or_max(const char *root, const char *logical, uint64_t *out)
+{
+	char buf[64];
+	int r = read_value(root, logical, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	if (strcmp(buf, "max") == 0) {
+		*out = UINT64_MAX;
+		return 0;
+	}
+	return parse_u64_value(buf, out);
 }
 
 int write_value(const char *root, const char *logical, const char *s)

@@ -17,6 +17,8 @@ int read_file(const char *root, const char *logical, size_t max, char **out, siz
 /* A small file with trailing whitespace removed. */
 int read_value(const char *root, const char *logical, char *buf, size_t n);
 int read_u64(const char *root, const char *logical, uint64_t *out);
+/* A cgroup limit: a number, or "max" as UINT64_MAX. */
+int read_u64_or_max(const char *root, const char *logical, uint64_t *out);
 /* One write(2) into an existing file, as kernfs wants it. */
 int write_value(const char *root, const char *logical, const char *s);
 /* Creates parent directories, writes a temporary file and renames it, so

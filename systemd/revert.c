@@ -146,20 +146,25 @@ static void revert_dropins(struct undo *u)
 	free_strv(names, n);
 }
 
-/* The reclaim stamps: only the next reclaim round would read them. */
+/* The reclaim stamps and the states of ProactiveReclaim=auto: only the
+ * next reclaim round would read them. */
 static void revert_stamps(struct undo *u)
 {
-	size_t n;
-	char **names = state_slices(u->t, STAMP_PREFIX, STAMP_SUFFIX, &n);
+	static const char *const suffixes[] = { STAMP_SUFFIX, LOOP_STATE_SUFFIX };
 
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
+	for (size_t k = 0; k < ARRAY_SIZE(suffixes); k++) {
+		size_t n;
+		char **names = state_slices(u->t, STAMP_PREFIX, suffixes[k], &n);
 
-		if ((size_t)snprintf(path, sizeof(path), STATE_DIR "/" STAMP_PREFIX "%s" STAMP_SUFFIX,
-				     names[i]) < sizeof(path))
-			step_remove(u, path);
+		for (size_t i = 0; i < n; i++) {
+			char path[PATH_MAX];
+
+			if ((size_t)snprintf(path, sizeof(path), STATE_DIR "/" STAMP_PREFIX "%s%s",
+					     names[i], suffixes[k]) < sizeof(path))
+				step_remove(u, path);
+		}
+		free_strv(names, n);
 	}
-	free_strv(names, n);
 }
 
 static void revert_reload(struct undo *u)

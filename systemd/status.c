@@ -80,15 +80,15 @@ static void status_target(struct tune *t, const struct target *tg, void *userdat
 		printf("  %-24s %s\n", stat_keys[i], value);
 	}
 	free(stat);
-	if (res.set[KEY_PROACTIVE_RECLAIM]) {
+	if (res.set[KEY_PROACTIVE_RECLAIM] && res.val[KEY_PROACTIVE_RECLAIM].is_auto) {
+		reclaim_auto_status(t, tg, &res);
+	} else if (res.set[KEY_PROACTIVE_RECLAIM]) {
 		uint64_t bytes;
 
 		if (tune_size_bytes(t, &res.val[KEY_PROACTIVE_RECLAIM].size, &bytes) == 0)
 			printf("  %-24s %llu bytes every %llums\n", "ProactiveReclaim",
 			       (unsigned long long)bytes,
-			       res.set[KEY_RECLAIM_INTERVAL]
-				       ? (unsigned long long)res.val[KEY_RECLAIM_INTERVAL].num
-				       : 60000ull);
+			       (unsigned long long)reclaim_interval_ms(&res));
 	}
 }
 

@@ -3,6 +3,7 @@
  * slice cgroups, and the one call out to systemd. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,11 +145,45 @@ bool tune_runs_systemctl(const struct tune *t)
 	return systemctl_prog(t) != NULL;
 }
 
+/* Spawns prog with its stdout on out_fd, unless that is -1: 0 or an errno. */
+static int spawn(const char *prog, char **argv, int out_fd, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	int r;
+
+	fflush(stdout);
+	fflush(stderr);
+	r = posix_spawn_file_actions_init(&fa);
+	if (r != 0)
+		return r;
+	if (out_fd >= 0)
+		r = posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	if (r == 0)
+		r = posix_spawnp(pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return r;
+}
+
+static int wait_for(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	return 0;
+}
+
+static void describe_status(int status, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %d", WIFEXITED(status) ? "exit status" : "signal",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
 int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit)
 {
 	const char *prog = systemctl_prog(t);
 	char *argv[] = { (char *)"systemctl", (char *)verb, (char *)unit, NULL };
 	const char *sep = unit ? " " : "", *u = unit ? unit : "";
+	char how[64];
 	pid_t pid;
 	int status, r;
 
@@ -156,25 +191,67 @@ int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit)
 		log_notice("--root given, not running: systemctl %s%s%s", verb, sep, u);
 		return 0;
 	}
-	fflush(stdout);
-	fflush(stderr);
-	r = posix_spawnp(&pid, prog, NULL, NULL, argv, environ);
+	r = spawn(prog, argv, -1, &pid);
 	if (r != 0) {
 		runtime_error(t, "cannot run %s %s%s%s: %s", prog, verb, sep, u, strerror(r));
 		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			runtime_error(t, "waiting for %s: %s", prog, strerror(errno));
-			return -1;
-		}
+	r = wait_for(pid, &status);
+	if (r != 0) {
+		runtime_error(t, "waiting for %s: %s", prog, strerror(r));
+		return -1;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		runtime_error(t, "%s %s%s%s failed (%s %d)", prog, verb, sep, u,
-			      WIFEXITED(status) ? "exit status" : "signal",
-			      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		describe_status(status, how, sizeof(how));
+		runtime_error(t, "%s %s%s%s failed (%s)", prog, verb, sep, u, how);
 		return -1;
 	}
 	return 0;
+}
+
+int tune_systemctl_show(struct tune *t, const char *unit, const char *const *props, char **out,
+			char *why, size_t n)
+{
+	const char *prog = systemctl_prog(t);
+	char *argv[32] = { (char *)"systemctl", (char *)"show" }, *text = NULL;
+	size_t argc = 2;
+	int fds[2], status, r, e;
+	pid_t pid;
+
+	if (!prog)
+		return 1;
+	for (size_t i = 0; props[i] && argc < ARRAY_SIZE(argv) - 2; i++) {
+		argv[argc++] = (char *)"-p";
+		argv[argc++] = (char *)props[i];
+	}
+	argv[argc++] = (char *)unit;
+	argv[argc] = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(why, n, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	r = spawn(prog, argv, fds[1], &pid);
+	close(fds[1]);
+	if (r != 0) {
+		close(fds[0]);
+		snprintf(why, n, "cannot run %s: %s", prog, strerror(r));
+		return -1;
+	}
+	/* to its end before waiting, so that a full pipe cannot block it */
+	e = read_fd(fds[0], 1 << 16, &text, NULL);
+	r = wait_for(pid, &status);
+	if (r == 0 && e == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*out = text;
+		return 0;
+	}
+	if (r != 0)
+		snprintf(why, n, "waiting for %s: %s", prog, strerror(r));
+	else if (e < 0)
+		snprintf(why, n, "reading its output: %s", strerror(-e));
+	else
+		describe_status(status, why, n);
+	free(text);
+	return -1;
 }
 
 int slice_cgroup_dir(const char *slice, char *buf, size_t n)

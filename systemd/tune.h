@@ -58,6 +58,11 @@ int tune_systemctl(struct tune *t, const char *verb);
 bool tune_runs_systemctl(const struct tune *t);
 /* systemctl VERB UNIT; UNIT may be NULL */
 int tune_systemctl_unit(struct tune *t, const char *verb, const char *unit);
+/* systemctl show -p PROP... UNIT (props NULL-terminated): 0 with its
+ * output in *out (to free), 1 if systemctl is not run (--root), -1 with
+ * the reason in why. Nothing is logged. */
+int tune_systemctl_show(struct tune *t, const char *unit, const char *const *props, char **out,
+			char *why, size_t n);
 /* Exact sections in order, each with its cgroup (exists or not); prefix
  * sections with every existing cgroup they decide (see
  * conf_section_for()); the root slice as the cgroup root. */
@@ -119,6 +124,18 @@ int cmd_revert(struct tune *t);
 int cmd_status(struct tune *t);
 /* reclaim.c */
 int cmd_reclaim(struct tune *t);
+uint64_t reclaim_interval_ms(const struct conf_resolved *res);
+/* How long until a slice last reclaimed at last_ms is due; 0 if it is. */
+uint64_t reclaim_wait_ms(uint64_t last_ms, uint64_t now_ms, uint64_t interval_ms);
+/* "AMOUNT[ swappiness=N]", as memory.reclaim takes it. */
+void reclaim_request(const struct conf_resolved *res, uint64_t amount, char *req, size_t n);
+/* Writes req to the slice's memory.reclaim: 0, -EAGAIN if the kernel
+ * reclaimed less, or another -errno, said as a runtime error. */
+int reclaim_write(struct tune *t, const struct target *tg, const char *req);
+/* reclaim-auto.c: ProactiveReclaim=auto */
+void reclaim_auto(struct tune *t, const struct target *tg, const struct conf_resolved *res);
+void reclaim_auto_status(struct tune *t, const struct target *tg, const struct conf_resolved *res);
+int reclaim_state_path(const char *slice, char *buf, size_t n);
 
 /* mglru-fg-tune.c */
 int tune_main(int argc, char **argv);

@@ -92,6 +92,9 @@ int parse_enabled_file(const char *content, enum policy *out);
 #define STAMP_SUFFIX ".stamp"
 /* STATE_DIR/policy-SLICE.saved: a slice policy apply changed, see state.c;
  * shorter than a stamp's name, so SLICE_NAME_MAX covers it */
+/* STATE_DIR/reclaim-SLICE.state: ProactiveReclaim=auto's loop, see
+ * reclaim-auto.c; as long as a stamp's name */
+#define LOOP_STATE_SUFFIX ".state"
 #define POLICY_PREFIX "policy-"
 #define POLICY_SUFFIX ".saved"
 #define ATOMIC_TMP_SUFFIX ".tmpXXXXXX"

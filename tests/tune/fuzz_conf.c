@@ -87,6 +87,8 @@ static void cgroup(const char *dir)
 		{ "memory.max", "max\n" }, { "memory.swap.max", "max\n" },
 		{ "memory.zswap.max", "max\n" }, { "memory.current", "1073741824\n" },
 		{ "memory.reclaim", "" }, { "memory.stat", "anon 1\npgscan 3\n" },
+		{ "memory.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=7\n"
+				     "full avg10=0.00 avg60=0.00 avg300=0.00 total=3\n" },
 	};
 	char path[PATH_MAX];
 

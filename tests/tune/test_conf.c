@@ -91,6 +91,10 @@ static void test_every_key(void)
 		"ProactiveReclaim=1%\n"
 		"ReclaimSwappiness=200\n"
 		"ReclaimInterval=2min\n"
+		"PressureTarget=0.25%\n"
+		"ReclaimMin=1M\n"
+		"ReclaimMax=2%\n"
+		"ReclaimFloor=3G\n"
 		"Policy=fg\n"
 		"ExpectPolicy=fg\n";
 	struct conf c;
@@ -122,6 +126,12 @@ static void test_every_key(void)
 	CHECK_U64(r.val[KEY_RECLAIM_SWAPPINESS].num, 200);
 	CHECK_U64(r.val[KEY_RECLAIM_INTERVAL].num, 120000);
 	CHECK_INT(r.line[KEY_RECLAIM_INTERVAL], 15);
+	CHECK(!r.val[KEY_PROACTIVE_RECLAIM].is_auto);
+	CHECK_U64(r.val[KEY_PRESSURE_TARGET].num, 2500);
+	CHECK_U64(r.val[KEY_RECLAIM_MIN].size.bytes, 1 << 20);
+	CHECK_INT(r.val[KEY_RECLAIM_MAX].size.permyriad, 200);
+	CHECK_U64(r.val[KEY_RECLAIM_FLOOR].size.bytes, 3ull << 30);
+	CHECK_INT(r.line[KEY_RECLAIM_FLOOR], 19);
 	CHECK_STR(conf_key_name(KEY_OOM_PRESSURE_LIMIT), "ManagedOOMMemoryPressureLimit");
 	conf_free(&c);
 }

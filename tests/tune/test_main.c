@@ -21,5 +21,6 @@ int main(void)
 	tests_files();
 	tests_revert();
 	tests_loop();
+	tests_auto();
 	return h_summary();
 }

@@ -9,5 +9,6 @@ void tests_apply(void);
 void tests_files(void);
 void tests_revert(void);
 void tests_loop(void);
+void tests_auto(void);
 
 #endif

@@ -3,7 +3,8 @@
  * up to four configuration files, loaded as the program loads them, then
  * planned, rendered, applied, checked and reverted, with the invariants
  * the man pages promise checked after each step (abort() = a finding).
- * The parser is also driven directly, as before. Crashes found here go
+ * The parser is also driven directly, as are the parsers of reclaim's
+ * state file, memory.pressure and systemctl's output. Crashes found here go
  * to tests/tune/corpus-regressions/, which the unit tests replay.
  *
  * Input: an optional flag byte (0x80 set; see enum below), then the
@@ -22,6 +23,7 @@
 #include "conf.h"
 #include "fsio.h"
 #include "log.h"
+#include "loop.h"
 #include "tune.h"
 #include "values.h"
 
@@ -302,6 +304,9 @@ static void exercise(const struct conf *c)
 	for (int p = 0; p < POLICY__MAX; p++) {
 		struct conf_resolved r;
 
+		/* the conflicts of the merged files: each names its place */
+		conf_check(c, (enum policy)p, 16ull << 30, diag, NULL);
+		conf_check(c, (enum policy)p, 0, diag, NULL);
 		conf_resolve_global(c, (enum policy)p, &r);
 		for (size_t i = 0; i < c->n_slices; i++) {
 			const char *name = c->slices[i].name;
@@ -330,8 +335,13 @@ static void exercise(const struct conf *c)
 static void parser(const uint8_t *data, size_t size)
 {
 	struct conf merged, one, two;
-	char *text = malloc(size + 1);
+	char *text = malloc(size + 1), buf[1024];
 	enum policy pol;
+	enum oom_mode oom;
+	uint32_t limit, back;
+	uint64_t total;
+	struct loop_state state;
+	const char *why;
 
 	conf_init(&merged);
 	conf_init(&one);
@@ -344,11 +354,28 @@ static void parser(const uint8_t *data, size_t size)
 	exercise(&merged);
 	conf_free(&merged);
 
-	/* the kernel-file parsers take NUL-terminated text */
+	/* the kernel-file parsers take NUL-terminated text, and so do
+	 * those of reclaim's state and of systemctl's output */
 	memcpy(text, data, size);
 	text[size] = '\0';
 	parse_policy_file(text, &pol);
 	parse_enabled_file(text, &pol);
+	pressure_some_total(text, &total);
+	parse_oomd_properties(text, &oom, &limit);
+	if (parse_percent_ppm(text, &limit, &why) == 0) {
+		format_ppm(limit, buf, sizeof(buf));
+		if (parse_percent_ppm(buf, &back, &why) < 0 || back != limit)
+			BROKEN("format_ppm() does not read back");
+	}
+	if (loop_state_parse(text, &state, buf, sizeof(buf)) == 0) {
+		struct loop_state again;
+
+		loop_state_format(&state, buf, sizeof(buf));
+		if (loop_state_parse(buf, &again, buf + 512, sizeof(buf) - 512) < 0 ||
+		    again.phase != state.phase || again.given_back != state.given_back ||
+		    again.some_total_us != state.some_total_us || again.backoff != state.backoff)
+			BROKEN("a state does not read back");
+	}
 	free(text);
 }
 

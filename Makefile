@@ -196,7 +196,7 @@ fg-check: deps
 	$(if $(filter 1,$(CLOUD)),$(if $(filter $(HOST_ARCH),$(ARCH)),scripts/pkg-deb $(ARCH) cloud >/dev/null))
 	CLOUD=$(CLOUD) tests/smoke/compare --publish $(ARCH)
 
-# classic vs mglru vs fg vs Debian's stock kernel on W1-W9, under -icount,
+# classic vs mglru vs fg vs Debian's stock kernel on W1-W11, under -icount,
 # into build/bench/DATE-TIME (results.csv, results.md, plots); BENCH_OPTS=
 # more options of tests/bench/bench. Not part of check.
 bench: deps

@@ -103,6 +103,9 @@ tap_run "boot-entries: the kernel-install plugin warns and exits 0 on a full or 
 tap_run "boot-entries: the rpm's %posttrans runs only its own kernel-install plugin" \
 	"$TOP/tests/pkg/test-entries-posttrans"
 tap_run "tune: the rpm enables the units Debian enables, through a systemd preset" "$TOP/tests/pkg/test-tune-preset"
+# make reclaim-check's judge on made-up consoles (its boots are not in check).
+tap_run "tune: reclaim-check's judge passes auto reaching W, fails a helper without auto, a stall, a halt" \
+	"$TOP/tests/pkg/test-reclaim-auto-judge"
 # make repo's signing key and its refusals, with a small deb and rpm.
 tap_run "repo: pkg-repo signs with MGLRU_FG_SIGNING_KEY or GNUPGHOME's key; bad input changes nothing" \
 	"$TOP/tests/pkg/test-repo-key"

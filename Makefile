@@ -269,8 +269,8 @@ compile-check: deps
 # deb's packages), one boot per policy (classic, mglru, fg), a slice's
 # service keeps a hot file in use after a finished job's cold read; auto
 # beside the fixed step and no reclaim, auto judged on issue #48's terms,
-# the table to docs/results.md. About 45 minutes here under TCG (a quarter
-# of an hour a boot); not part of check. RECLAIM_OPTS=--tune-from-tree
+# the table to docs/results.md. About 50 minutes here under TCG (16
+# minutes a boot, the image's install included); not part of check. RECLAIM_OPTS=--tune-from-tree
 # installs the tree's mglru-fg-tune over the packaged one (a development
 # run, said so in the section); RECLAIM_POLICIES= picks the boots.
 reclaim-check: deps

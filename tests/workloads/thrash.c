@@ -11,7 +11,9 @@
  * miss, not the refault of a page the write pushed out. --sequential reads
  * the blocks in order instead, pass after pass, so that every refault
  * comes a file's length of reads after its eviction. Every block read is
- * verified.
+ * verified. --count FILE keeps the number of reads done so far in FILE,
+ * for a caller that samples the rate of a run it stops when it likes
+ * (tests/pkg/reclaim-auto-guest): /proc/PID/io is not in every kernel.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,6 +28,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: thrash --dir DIR --size SIZE [--reads N] [--mode read|mmap|prepare] [--sequential] [--seed N]\n"
+		"              [--count FILE]\n"
 		"  --dir DIR     where the file lives (a disk file system; created if missing)\n"
 		"  --size SIZE   the file, read at random (K, M, G); written unless it has that size\n"
 		"  --reads N     blocks read (required unless --mode prepare)\n"
@@ -33,7 +36,19 @@ static void usage(FILE *f)
 		"                file (default read)\n"
 		"  --sequential  read the blocks in order, wrapping at the end, with readahead\n"
 		"  --seed N      pattern and order seed (default 11)\n"
+		"  --count FILE  the reads done so far, rewritten every 256 reads and at the end\n"
 		"Prints reads. Exit: 0 data intact, 1 mismatch or runtime error, 2 usage.\n");
+}
+
+/* The count as one fixed-width line at the start, so that a reader
+ * never sees the digits of an older, longer one. */
+static void count_write(int fd, const char *path, unsigned long n)
+{
+	char line[24];
+	int len = snprintf(line, sizeof(line), "%20lu\n", n);
+
+	if (wl_pwrite(fd, line, (size_t)len, 0) < 0)
+		wl_die(1, "write %s: %s", path, strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -45,6 +60,7 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "sequential", no_argument, NULL, 'q' },
+		{ "count", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -52,12 +68,12 @@ int main(int argc, char **argv)
 	unsigned long long size = 0;
 	unsigned long seed = 11, reads = 0, blocks, bad = 0;
 	bool sequential = false;
-	const char *dir = NULL, *mode = "read";
+	const char *dir = NULL, *mode = "read", *count = NULL;
 	uint64_t rng;
 	char path[4096];
 	char *map = NULL;
 	struct stat st;
-	int c, fd;
+	int c, fd, cfd = -1;
 
 	wl_prog = "thrash";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -68,6 +84,7 @@ int main(int argc, char **argv)
 		case 'm': mode = optarg; break;
 		case 's': seed = wl_num("--seed", optarg, 1UL << 40); break;
 		case 'q': sequential = true; break;
+		case 'c': count = optarg; break;
 		case 'H': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -118,6 +135,8 @@ int main(int argc, char **argv)
 			wl_die(1, "mmap: %s", strerror(errno));
 	}
 
+	if (count && (cfd = open(count, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		wl_die(1, "open %s: %s", count, strerror(errno));
 	for (unsigned long i = 0; i < reads; i++) {
 		unsigned long b = sequential ? i % blocks : wl_rand(&rng) % blocks;
 		const uint64_t *p = buf;
@@ -129,7 +148,11 @@ int main(int argc, char **argv)
 		}
 		if (wl_check(p, seed, b) >= 0 && bad++ < 10)
 			fprintf(stderr, "thrash: mismatch in block %lu\n", b);
+		if (cfd >= 0 && (i + 1) % 256 == 0)
+			count_write(cfd, count, i + 1);
 	}
+	if (cfd >= 0)
+		count_write(cfd, count, reads);
 	printf("reads %lu\n", reads);
 	if (bad)
 		fprintf(stderr, "thrash: %lu blocks did not verify\n", bad);

@@ -66,6 +66,13 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 		s->phase = PHASE_BACKING_OFF;
 		if (s->backoff < LOOP_BACKOFF_MAX)
 			s->backoff++;
+		s->hold = 1u << s->backoff;
+		s->calm = 0;
+		return 0;
+	}
+	if (s->hold) {
+		s->hold--;
+		s->phase = PHASE_BACKING_OFF;
 		return 0;
 	}
 	step = mul_div(in->current, LOOP_STEP_PPM, PPM_ONE);
@@ -75,34 +82,45 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 		step = p->min;
 	if (step > p->max)
 		step = p->max;
+	/* at least a page: backed off to the end, the loop still probes */
+	if (step < p->page_size)
+		step = p->page_size;
 	keep = p->floor > in->protection ? p->floor : in->protection;
 	room = in->current - keep;
 	if (step > room)
 		step = room;
 	step -= step % (p->page_size ? p->page_size : 1);
 	s->phase = PHASE_RECLAIMING;
-	if (s->backoff)
+	if (s->backoff && ++s->calm >= LOOP_CALM_STEPS) {
 		s->backoff--;
+		s->calm = 0;
+	}
 	s->last_step = step;
 	return step;
 }
 
-enum { F_STATE, F_TOTAL, F_TIME, F_BACKOFF, F_GIVEN, F_STEP, F_STALL, F__MAX };
+enum { F_STATE, F_TOTAL, F_TIME, F_BACKOFF, F_GIVEN, F_STEP, F_STALL, F_HOLD, F_CALM, F__MAX };
 
 static const char *const field_names[F__MAX] = {
 	"state", "some_total_us", "time_us", "backoff", "given_back", "last_step", "stall_ppm",
+	"hold", "calm",
 };
+
+/* the fields a state file may lack: added after the first release */
+#define F_OPTIONAL ((1u << F_HOLD) | (1u << F_CALM))
 
 void loop_state_format(const struct loop_state *s, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s=%s\n%s=%llu\n%s=%llu\n%s=%u\n%s=%llu\n%s=%llu\n%s=%u\n",
+	snprintf(buf, n, "%s=%s\n%s=%llu\n%s=%llu\n%s=%u\n%s=%llu\n%s=%llu\n%s=%u\n%s=%u\n%s=%u\n",
 		 field_names[F_STATE], loop_phase_name(s->phase),
 		 field_names[F_TOTAL], (unsigned long long)s->some_total_us,
 		 field_names[F_TIME], (unsigned long long)s->time_us,
 		 field_names[F_BACKOFF], s->backoff,
 		 field_names[F_GIVEN], (unsigned long long)s->given_back,
 		 field_names[F_STEP], (unsigned long long)s->last_step,
-		 field_names[F_STALL], (unsigned)s->stall_ppm);
+		 field_names[F_STALL], (unsigned)s->stall_ppm,
+		 field_names[F_HOLD], s->hold,
+		 field_names[F_CALM], s->calm);
 }
 
 static int parse_u64(const char *v, size_t len, uint64_t *out)
@@ -139,7 +157,8 @@ static int parse_field(int f, const char *v, size_t len, struct loop_state *s, c
 		snprintf(why, n, "%s= is not a number", field_names[f]);
 		return -1;
 	}
-	if ((f == F_BACKOFF && u > LOOP_BACKOFF_MAX) || (f == F_STALL && u > PPM_ONE)) {
+	if ((f == F_BACKOFF && u > LOOP_BACKOFF_MAX) || (f == F_STALL && u > PPM_ONE) ||
+	    (f == F_HOLD && u > 1u << LOOP_BACKOFF_MAX) || (f == F_CALM && u >= LOOP_CALM_STEPS)) {
 		snprintf(why, n, "%s=%llu out of range", field_names[f], (unsigned long long)u);
 		return -1;
 	}
@@ -150,6 +169,8 @@ static int parse_field(int f, const char *v, size_t len, struct loop_state *s, c
 	case F_GIVEN: s->given_back = u; break;
 	case F_STEP: s->last_step = u; break;
 	case F_STALL: s->stall_ppm = (uint32_t)u; break;
+	case F_HOLD: s->hold = (unsigned)u; break;
+	case F_CALM: s->calm = (unsigned)u; break;
 	}
 	return 0;
 }
@@ -187,7 +208,7 @@ int loop_state_parse(const char *text, struct loop_state *s, char *why, size_t n
 		l += len + (l[len] == '\n');
 	}
 	for (int i = 0; i < F__MAX; i++)
-		if (!(seen & (1u << i))) {
+		if (!(seen & (1u << i)) && !(F_OPTIONAL & (1u << i))) {
 			snprintf(why, n, "no %s=", field_names[i]);
 			return -1;
 		}

@@ -7,8 +7,14 @@
  * A round compares the share of wall time the slice stalled on memory
  * since the last round (memory.pressure "some") with PressureTarget=.
  * Under it, the slice gets a step proportional to its size and to the
- * margin; at or over it, no step, and the next ones are halved until
- * the stall drops again. */
+ * margin; at or over it, no step, the next ones are halved, and the loop
+ * holds for as many rounds as the halving divides by before it steps
+ * again. A refault costs the reader a disk read, so near the working set
+ * a round's stall is either nothing or well over a 0.1 % target: one
+ * step too many shows only after it has been taken. The hold makes such
+ * probes rarer each time one fails, so that their cost over a long run
+ * stays under the target, while a slice that has cold memory again (the
+ * steps stay harmless) gets back to full steps. */
 #ifndef MGLRU_FG_LOOP_H
 #define MGLRU_FG_LOOP_H
 
@@ -19,9 +25,12 @@
 #define LOOP_TARGET_PPM 1000u		/* PressureTarget=0.1% */
 #define LOOP_STEP_PPM 5000u		/* 0.5% of memory.current a round, at no stall */
 #define LOOP_MAX_BYTES (256ull << 20)	/* ReclaimMax=256M */
-/* Backing off halves the step down to 1/64 of it: from there, six
- * rounds under the target bring it back to full. */
+/* Backing off halves the step down to 1/64 of it, and holds for 2^n
+ * rounds at 1/2^n (2 to 64): at the working set, a probe of a page every
+ * 64 rounds. LOOP_CALM_STEPS steps in a row with no round at or over the
+ * target undo one halving: from 1/64, 48 harmless steps to full again. */
 #define LOOP_BACKOFF_MAX 6u
+#define LOOP_CALM_STEPS 8u
 /* systemd-oomd's DefaultMemoryPressureLimit=, for a unit that sets no
  * ManagedOOMMemoryPressureLimit= of its own. */
 #define OOMD_DEFAULT_LIMIT_PERMYRIAD 6000u
@@ -42,6 +51,8 @@ struct loop_state {
 	uint64_t some_total_us;	/* memory.pressure "some" total at the last round */
 	uint64_t time_us;	/* CLOCK_MONOTONIC then */
 	unsigned backoff;	/* the next step is divided by 2^backoff */
+	unsigned hold;		/* rounds under the target still to wait before a step */
+	unsigned calm;		/* steps in a row since the last round at or over the target */
 	uint64_t given_back;	/* bytes memory.reclaim took so far */
 	uint64_t last_step;	/* bytes asked for by the last round */
 	uint32_t stall_ppm;	/* the stall the last round measured */
@@ -74,7 +85,9 @@ void loop_start(struct loop_state *s, const struct loop_input *in);
  * the totals or the clock went back. */
 uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const struct loop_input *in);
 
-/* The state file: KEY=VALUE lines, all of them, each once. */
+/* The state file: KEY=VALUE lines, each once; all of them but hold=
+ * and calm= (0 when absent, as a state file written before they existed
+ * has them). */
 #define LOOP_STATE_MAX 512
 void loop_state_format(const struct loop_state *s, char *buf, size_t n);
 /* 0, or -1 with the reason in why. */

@@ -223,7 +223,12 @@ static void reason(const struct loop_state *s, const struct loop_params *p,
 		snprintf(buf, n, "stall %s under target %s", stall, target);
 		break;
 	case PHASE_BACKING_OFF:
-		snprintf(buf, n, "stall %s, not under target %s", stall, target);
+		if (s->stall_ppm >= p->target_ppm)
+			snprintf(buf, n, "stall %s, not under target %s; steps 1/%u, then a hold of "
+				 "%u rounds", stall, target, 1u << s->backoff, s->hold);
+		else
+			snprintf(buf, n, "stall %s under target %s, holding %u more rounds after a "
+				 "stall", stall, target, s->hold + 1);
 		break;
 	case PHASE_PROTECTED:
 		limit_string(in->protection, lim, sizeof(lim));
@@ -358,7 +363,7 @@ void reclaim_auto_status(struct tune *t, const struct target *tg, const struct c
 	printf("  %-24s %llu\n", "last step", (unsigned long long)s.last_step);
 	printf("  %-24s %llu\n", "given back", (unsigned long long)s.given_back);
 	if (s.backoff)
-		printf("  %-24s 1/%u\n", "back-off", 1u << s.backoff);
+		printf("  %-24s 1/%u, %u rounds to hold\n", "back-off", 1u << s.backoff, s.hold);
 	else
 		printf("  %-24s none\n", "back-off");
 }

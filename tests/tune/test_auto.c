@@ -152,9 +152,10 @@ static void test_back_off(void)
 	CHECK_FILE(&f, RECLAIM, "");
 	/* (a hair under 1%: the run takes its time too) */
 	CHECK_HAS(r.err, "<6>system.slice: reclaiming -> backing-off (stall 0.99");
-	CHECK_HAS(r.err, "%, not under target 0.1%)\n");
+	CHECK_HAS(r.err, "%, not under target 0.1%; steps 1/2, then a hold of 2 rounds)\n");
 	CHECK_STATE(&f, "state=backing-off\n");
 	CHECK_STATE(&f, "backoff=1\n");
+	CHECK_STATE(&f, "hold=2\n");
 	CHECK_STATE(&f, "given_back=777\n");
 	CHECK_STATE(&f, "last_step=0\n");
 	result_free(&r);
@@ -165,15 +166,18 @@ static void test_back_off(void)
 	CHECK_FILE(&f, RECLAIM, "");
 	CHECK_LACKS(r.err, "->");
 	CHECK_STATE(&f, "backoff=2\n");
+	CHECK_STATE(&f, "hold=4\n");
 	result_free(&r);
 
-	/* under the target: a quarter step, and the factor grows back */
+	/* under the target, the hold over (a state without hold=): a quarter
+	 * step, the first of the harmless ones that grow the factor back */
 	put_state(&f, STATE, "backing-off", 600000, 60, 2, 777);
 	round_(&f, &r);
 	CHECK_INT(r.status, 0);
 	CHECK_FILE(&f, RECLAIM, QUARTER_STEP "\n");
 	CHECK_HAS(r.err, "<6>system.slice: backing-off -> reclaiming (stall 0% under target 0.1%)\n");
-	CHECK_STATE(&f, "backoff=1\n");
+	CHECK_STATE(&f, "backoff=2\n");
+	CHECK_STATE(&f, "calm=1\n");
 	CHECK_STATE(&f, "given_back=1340169\n");
 	result_free(&r);
 
@@ -350,7 +354,8 @@ static void test_restart_resumes(void)
 	CHECK_LACKS(r.err, "->");
 	CHECK_LACKS(r.err, "starting");
 	CHECK_STATE(&f, "given_back=1340392\n");
-	CHECK_STATE(&f, "backoff=1\n");
+	CHECK_STATE(&f, "backoff=2\n");
+	CHECK_STATE(&f, "calm=1\n");
 	CHECK_STATE(&f, "some_total_us=7000\n");
 	result_free(&r);
 
@@ -594,7 +599,7 @@ static void test_status_dry_run_revert(void)
 			 "  stall last round         ");
 	CHECK_HAS(r.out, "\n  last step                0\n"
 			 "  given back               2695225\n"
-			 "  back-off                 1/2\n");
+			 "  back-off                 1/4, 4 rounds to hold\n");
 	result_free(&r);
 
 	tune_run(&f, &r, "revert", NULL);

@@ -75,21 +75,84 @@ static void test_back_off(void)
 	CHECK_INT(s.backoff, 1);
 	CHECK_U64(s.last_step, 0);
 	CHECK_U64(s.stall_ppm, 1000);
+	CHECK_INT(s.hold, 2);
+	CHECK_INT(s.calm, 0);
 	/* it halves down to 1/64, no further */
 	for (unsigned i = 1; i < 10; i++) {
 		prev(&s, &in, 600000, i < LOOP_BACKOFF_MAX ? i : LOOP_BACKOFF_MAX);
 		CHECK_U64(loop_round(&p, &s, &in), 0);
 		CHECK_INT(s.backoff, i + 1 < LOOP_BACKOFF_MAX ? i + 1 : LOOP_BACKOFF_MAX);
 	}
-	/* under again: the step at the current factor, which then grows back */
+	CHECK_INT(s.hold, 64);
+	/* under again: first the hold, a round at a time */
 	prev(&s, &in, 0, 6);
+	s.hold = 2;
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.phase, PHASE_BACKING_OFF);
+	CHECK_INT(s.hold, 1);
+	s.time_us -= 60000000;
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.hold, 0);
+	/* then the step at the current factor, which grows back only after
+	 * LOOP_CALM_STEPS harmless steps in a row */
+	s.time_us -= 60000000;
 	CHECK_U64(loop_round(&p, &s, &in), 5368709 / 64 / 4096 * 4096);
+	CHECK_INT(s.phase, PHASE_RECLAIMING);
+	CHECK_INT(s.backoff, 6);
+	CHECK_INT(s.calm, 1);
+	for (unsigned i = 2; i <= LOOP_CALM_STEPS; i++) {
+		s.time_us -= 60000000;
+		CHECK_U64(loop_round(&p, &s, &in), 5368709 / 64 / 4096 * 4096);
+	}
 	CHECK_INT(s.backoff, 5);
-	prev(&s, &in, 0, 1);
-	CHECK_U64(loop_round(&p, &s, &in), 2682880);
-	CHECK_INT(s.backoff, 0);
+	CHECK_INT(s.calm, 0);
+	s.time_us -= 60000000;
+	CHECK_U64(loop_round(&p, &s, &in), 5368709 / 32 / 4096 * 4096);
+	/* a stall ends the calm run */
+	prev(&s, &in, 60000, 1);
+	s.calm = LOOP_CALM_STEPS - 1;
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.backoff, 2);
+	CHECK_INT(s.hold, 4);
+	CHECK_INT(s.calm, 0);
+	/* backed off to the end, still a page */
+	in = input(1 << 20);
+	prev(&s, &in, 0, 6);
+	CHECK_U64(loop_round(&p, &s, &in), 4096);
 	CHECK_U64(loop_round(&p, &s, &in), 0);	/* no time passed: starts afresh */
 	CHECK_INT(s.phase, PHASE_STARTING);
+}
+
+/* A slice at its working set, where every page a step takes comes back
+ * at once with a stall over the target (a refault costs a disk read): the
+ * probes get rarer and smaller, so that over 240 rounds their stall stays
+ * a small part of the run. Without the hold (the loop as first written)
+ * it probed every other round at full size. */
+static void test_at_working_set(void)
+{
+	struct loop_input in = input(32 << 20);
+	struct loop_params p = defaults;
+	struct loop_state s;
+	uint64_t taken = 0;
+	unsigned probes = 0, stalls = 0;
+	bool stalled = false;
+
+	loop_start(&s, &in);
+	for (unsigned round = 0; round < 240; round++) {
+		uint64_t step;
+
+		in.now_us += 3000000;
+		in.some_total_us += stalled ? 30000 : 0;	/* 1 % of the round */
+		stalls += stalled;
+		step = loop_round(&p, &s, &in);
+		stalled = step != 0;
+		probes += stalled;
+		taken += step;
+	}
+	CHECK_INT(probes <= 12, 1);
+	CHECK_INT(stalls * 30000 < 240 * 3000000 / 1000 * 2, 1);	/* under 0.2 % */
+	CHECK_INT(taken < (1 << 20), 1);
+	CHECK_INT(s.backoff, LOOP_BACKOFF_MAX);
 }
 
 static void test_bounds(void)
@@ -168,12 +231,13 @@ static void test_state_file(void)
 	struct loop_state s = {
 		.phase = PHASE_BACKING_OFF, .some_total_us = 18446744073709551615ull, .time_us = 7,
 		.backoff = 6, .given_back = 123456789, .last_step = 4096, .stall_ppm = 1000000,
+		.hold = 64, .calm = 7,
 	}, back;
 	char buf[LOOP_STATE_MAX], why[128];
 
 	loop_state_format(&s, buf, sizeof(buf));
 	CHECK_STR(buf, "state=backing-off\nsome_total_us=18446744073709551615\ntime_us=7\nbackoff=6\n"
-		       "given_back=123456789\nlast_step=4096\nstall_ppm=1000000\n");
+		       "given_back=123456789\nlast_step=4096\nstall_ppm=1000000\nhold=64\ncalm=7\n");
 	CHECK_INT(loop_state_parse(buf, &back, why, sizeof(why)), 0);
 	CHECK_INT(back.phase, s.phase);
 	CHECK_U64(back.some_total_us, s.some_total_us);
@@ -182,6 +246,8 @@ static void test_state_file(void)
 	CHECK_U64(back.given_back, s.given_back);
 	CHECK_U64(back.last_step, s.last_step);
 	CHECK_U64(back.stall_ppm, s.stall_ppm);
+	CHECK_INT(back.hold, s.hold);
+	CHECK_INT(back.calm, s.calm);
 	for (int p = 0; p < PHASE__MAX; p++) {
 		s.phase = (enum loop_phase)p;
 		loop_state_format(&s, buf, sizeof(buf));
@@ -193,6 +259,13 @@ static void test_state_file(void)
 				   "some_total_us=6\nstate=at-high", &back, why, sizeof(why)), 0);
 	CHECK_INT(back.phase, PHASE_AT_HIGH);
 	CHECK_U64(back.some_total_us, 6);
+	/* hold= and calm= may be absent (a state from before them): 0 */
+	CHECK_INT(back.hold, 0);
+	CHECK_INT(back.calm, 0);
+	CHECK_INT(loop_state_parse("state=reclaiming\nhold=65\n", &back, why, sizeof(why)), -1);
+	CHECK_STR(why, "hold=65 out of range");
+	CHECK_INT(loop_state_parse("state=reclaiming\ncalm=8\n", &back, why, sizeof(why)), -1);
+	CHECK_STR(why, "calm=8 out of range");
 
 	CHECK_INT(loop_state_parse("state=reclaiming\nsome_total_us=18446744073709551616\n", &back,
 				   why, sizeof(why)), -1);
@@ -228,7 +301,9 @@ void tests_loop(void)
 {
 	h_run("loop: a step of 0.5% of memory.current, proportional to the margin under target",
 	      test_step);
-	h_run("loop: at or over the target no step, halving down to 1/64, growing back", test_back_off);
+	h_run("loop: at or over the target no step, halving down to 1/64 with a hold, growing back",
+	      test_back_off);
+	h_run("loop: at the working set, probes get rarer and smaller", test_at_working_set);
 	h_run("loop: ReclaimMin=, ReclaimMax=, the floor and the protection bound a step", test_bounds);
 	h_run("loop: protected, at the floor, at memory.high; fresh starts", test_skips);
 	h_run("loop: the state file round-trips; bad ones are refused with the reason", test_state_file);

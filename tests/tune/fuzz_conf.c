@@ -332,6 +332,36 @@ static void exercise(const struct conf *c)
 	}
 }
 
+/* A round from any state that parses, with a slice made of the input's
+ * first bytes: whatever they hold, the step is whole pages, never past
+ * the protection or the floor, and the state stays one that parses. */
+static void round_from(struct loop_state *s, const uint8_t *data, size_t size)
+{
+	struct loop_params p = { .target_ppm = 1000, .min = 0, .max = 256 << 20, .floor = 0,
+				 .page_size = 4096 };
+	struct loop_input in = { .high = UINT64_MAX };
+	uint64_t v[5] = { 0 }, step, keep;
+	char buf[LOOP_STATE_MAX], why[128];
+
+	memcpy(v, data, size < sizeof(v) ? size : sizeof(v));
+	in.now_us = v[0];
+	in.some_total_us = v[1];
+	in.current = v[2];
+	in.protection = v[3] % (v[2] + 1);
+	p.floor = v[4] % (v[2] + 1);
+	p.target_ppm = (uint32_t)(v[4] % 1000000) + 1;
+	step = loop_round(&p, s, &in);
+	keep = p.floor > in.protection ? p.floor : in.protection;
+	if (step % 4096 || (step && step > in.current - keep))
+		BROKEN("a step past the floor or the protection, or not whole pages");
+	if (s->backoff > LOOP_BACKOFF_MAX || s->hold > 1u << LOOP_BACKOFF_MAX ||
+	    s->calm >= LOOP_CALM_STEPS)
+		BROKEN("a round left a state out of range");
+	loop_state_format(s, buf, sizeof(buf));
+	if (loop_state_parse(buf, s, why, sizeof(why)) < 0)
+		BROKEN("a round left a state that does not parse");
+}
+
 static void parser(const uint8_t *data, size_t size)
 {
 	struct conf merged, one, two;
@@ -373,8 +403,10 @@ static void parser(const uint8_t *data, size_t size)
 		loop_state_format(&state, buf, sizeof(buf));
 		if (loop_state_parse(buf, &again, buf + 512, sizeof(buf) - 512) < 0 ||
 		    again.phase != state.phase || again.given_back != state.given_back ||
-		    again.some_total_us != state.some_total_us || again.backoff != state.backoff)
+		    again.some_total_us != state.some_total_us || again.backoff != state.backoff ||
+		    again.hold != state.hold || again.calm != state.calm)
 			BROKEN("a state does not read back");
+		round_from(&state, data, size);
 	}
 	free(text);
 }

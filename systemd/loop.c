@@ -66,7 +66,7 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 		s->phase = PHASE_BACKING_OFF;
 		if (s->backoff < LOOP_BACKOFF_MAX)
 			s->backoff++;
-		s->hold = 1u << s->backoff;
+		s->hold = s->backoff >= 3 ? LOOP_HOLD_MAX : 1u << (2 * s->backoff);
 		s->calm = 0;
 		return 0;
 	}
@@ -82,9 +82,10 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 		step = p->min;
 	if (step > p->max)
 		step = p->max;
-	/* at least a page: backed off to the end, the loop still probes */
-	if (step < p->page_size)
-		step = p->page_size;
+	/* backed off to the end, the loop still probes, with what the
+	 * kernel takes at least */
+	if (step < (uint64_t)LOOP_MIN_PAGES * p->page_size)
+		step = (uint64_t)LOOP_MIN_PAGES * p->page_size;
 	keep = p->floor > in->protection ? p->floor : in->protection;
 	room = in->current - keep;
 	if (step > room)
@@ -158,7 +159,7 @@ static int parse_field(int f, const char *v, size_t len, struct loop_state *s, c
 		return -1;
 	}
 	if ((f == F_BACKOFF && u > LOOP_BACKOFF_MAX) || (f == F_STALL && u > PPM_ONE) ||
-	    (f == F_HOLD && u > 1u << LOOP_BACKOFF_MAX) || (f == F_CALM && u >= LOOP_CALM_STEPS)) {
+	    (f == F_HOLD && u > LOOP_HOLD_MAX) || (f == F_CALM && u >= LOOP_CALM_STEPS)) {
 		snprintf(why, n, "%s=%llu out of range", field_names[f], (unsigned long long)u);
 		return -1;
 	}

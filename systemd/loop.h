@@ -8,7 +8,7 @@
  * since the last round (memory.pressure "some") with PressureTarget=.
  * Under it, the slice gets a step proportional to its size and to the
  * margin; at or over it, no step, the next ones are halved, and the loop
- * holds for as many rounds as the halving divides by before it steps
+ * holds for 4, 16, then 64 rounds before it steps
  * again. A refault costs the reader a disk read, so near the working set
  * a round's stall is either nothing or well over a 0.1 % target: one
  * step too many shows only after it has been taken. The hold makes such
@@ -25,12 +25,19 @@
 #define LOOP_TARGET_PPM 1000u		/* PressureTarget=0.1% */
 #define LOOP_STEP_PPM 5000u		/* 0.5% of memory.current a round, at no stall */
 #define LOOP_MAX_BYTES (256ull << 20)	/* ReclaimMax=256M */
-/* Backing off halves the step down to 1/64 of it, and holds for 2^n
- * rounds at 1/2^n (2 to 64): at the working set, a probe of a page every
- * 64 rounds. LOOP_CALM_STEPS steps in a row with no round at or over the
- * target undo one halving: from 1/64, 48 harmless steps to full again. */
+/* Backing off halves the step down to 1/64 of it, and holds for 4, 16,
+ * then 64 rounds: a probe at the working set costs the reader a burst of
+ * refaults whatever its size (see LOOP_MIN_PAGES), so only its rarity
+ * bounds what probing costs. LOOP_CALM_STEPS steps in a row with no
+ * round at or over the target undo one halving: from 1/64, 48 harmless
+ * steps to full again. */
 #define LOOP_BACKOFF_MAX 6u
+#define LOOP_HOLD_MAX 64u
 #define LOOP_CALM_STEPS 8u
+/* The least a step asks for: a write to memory.reclaim reclaims at least
+ * SWAP_CLUSTER_MAX pages (try_to_free_mem_cgroup_pages() in 6.12), so a
+ * smaller step would only count less than it took. */
+#define LOOP_MIN_PAGES 32u
 /* systemd-oomd's DefaultMemoryPressureLimit=, for a unit that sets no
  * ManagedOOMMemoryPressureLimit= of its own. */
 #define OOMD_DEFAULT_LIMIT_PERMYRIAD 6000u

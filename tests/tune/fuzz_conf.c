@@ -354,7 +354,7 @@ static void round_from(struct loop_state *s, const uint8_t *data, size_t size)
 	keep = p.floor > in.protection ? p.floor : in.protection;
 	if (step % 4096 || (step && step > in.current - keep))
 		BROKEN("a step past the floor or the protection, or not whole pages");
-	if (s->backoff > LOOP_BACKOFF_MAX || s->hold > 1u << LOOP_BACKOFF_MAX ||
+	if (s->backoff > LOOP_BACKOFF_MAX || s->hold > LOOP_HOLD_MAX ||
 	    s->calm >= LOOP_CALM_STEPS)
 		BROKEN("a round left a state out of range");
 	loop_state_format(s, buf, sizeof(buf));

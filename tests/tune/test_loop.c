@@ -75,7 +75,7 @@ static void test_back_off(void)
 	CHECK_INT(s.backoff, 1);
 	CHECK_U64(s.last_step, 0);
 	CHECK_U64(s.stall_ppm, 1000);
-	CHECK_INT(s.hold, 2);
+	CHECK_INT(s.hold, 4);
 	CHECK_INT(s.calm, 0);
 	/* it halves down to 1/64, no further */
 	for (unsigned i = 1; i < 10; i++) {
@@ -84,7 +84,9 @@ static void test_back_off(void)
 		CHECK_INT(s.backoff, i + 1 < LOOP_BACKOFF_MAX ? i + 1 : LOOP_BACKOFF_MAX);
 	}
 	CHECK_INT(s.hold, 64);
-	/* under again: first the hold, a round at a time */
+	/* under again: first the hold, a round at a time (4 GiB, so that
+	 * 1/64 of a step is above the least one) */
+	in = input(4 * GIB);
 	prev(&s, &in, 0, 6);
 	s.hold = 2;
 	CHECK_U64(loop_round(&p, &s, &in), 0);
@@ -96,29 +98,32 @@ static void test_back_off(void)
 	/* then the step at the current factor, which grows back only after
 	 * LOOP_CALM_STEPS harmless steps in a row */
 	s.time_us -= 60000000;
-	CHECK_U64(loop_round(&p, &s, &in), 5368709 / 64 / 4096 * 4096);
+	CHECK_U64(loop_round(&p, &s, &in), 21474836 / 64 / 4096 * 4096);
 	CHECK_INT(s.phase, PHASE_RECLAIMING);
 	CHECK_INT(s.backoff, 6);
 	CHECK_INT(s.calm, 1);
 	for (unsigned i = 2; i <= LOOP_CALM_STEPS; i++) {
 		s.time_us -= 60000000;
-		CHECK_U64(loop_round(&p, &s, &in), 5368709 / 64 / 4096 * 4096);
+		CHECK_U64(loop_round(&p, &s, &in), 21474836 / 64 / 4096 * 4096);
 	}
 	CHECK_INT(s.backoff, 5);
 	CHECK_INT(s.calm, 0);
 	s.time_us -= 60000000;
-	CHECK_U64(loop_round(&p, &s, &in), 5368709 / 32 / 4096 * 4096);
+	CHECK_U64(loop_round(&p, &s, &in), 21474836 / 32 / 4096 * 4096);
 	/* a stall ends the calm run */
 	prev(&s, &in, 60000, 1);
 	s.calm = LOOP_CALM_STEPS - 1;
 	CHECK_U64(loop_round(&p, &s, &in), 0);
 	CHECK_INT(s.backoff, 2);
-	CHECK_INT(s.hold, 4);
+	CHECK_INT(s.hold, 16);
 	CHECK_INT(s.calm, 0);
-	/* backed off to the end, still a page */
+	prev(&s, &in, 60000, 2);
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.hold, 64);
+	/* backed off to the end, still the least step the kernel takes */
 	in = input(1 << 20);
 	prev(&s, &in, 0, 6);
-	CHECK_U64(loop_round(&p, &s, &in), 4096);
+	CHECK_U64(loop_round(&p, &s, &in), LOOP_MIN_PAGES * 4096);
 	CHECK_U64(loop_round(&p, &s, &in), 0);	/* no time passed: starts afresh */
 	CHECK_INT(s.phase, PHASE_STARTING);
 }

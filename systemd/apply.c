@@ -80,7 +80,7 @@ static void plan_min_ttl(struct run *r, const struct conf_resolved *g)
 	}
 	snprintf(old, sizeof(old), "%llu", (unsigned long long)cur);
 	snprintf(new, sizeof(new), "%llu", (unsigned long long)want);
-	if (cur >= want && cur - want < JIFFY_SLACK_MS) {
+	if (min_ttl_same(cur, want)) {
 		say_same(r, "min_ttl_ms", old, file, line);
 		return;
 	}

@@ -142,6 +142,13 @@ int min_ttl_save(struct tune *t, uint64_t cur, uint64_t want)
 	return write_file_atomic(t->root, MIN_TTL_SAVED, buf);
 }
 
+bool min_ttl_same(uint64_t cur, uint64_t want)
+{
+	if (!cur || !want)
+		return cur == want;
+	return cur >= want && cur - want < JIFFY_SLACK_MS;
+}
+
 int min_ttl_restorable(struct tune *t, uint64_t *cur, uint64_t *orig)
 {
 	uint64_t written;
@@ -155,13 +162,13 @@ int min_ttl_restorable(struct tune *t, uint64_t *cur, uint64_t *orig)
 			   strerror(-e));
 		return 0;
 	}
-	if (*cur < written || *cur - written >= JIFFY_SLACK_MS) {
+	if (!min_ttl_same(*cur, written)) {
 		log_notice("min_ttl_ms is %llu, not the %llu mglru-fg-tune wrote: left as it is",
 			   (unsigned long long)*cur, (unsigned long long)written);
 		return 0;
 	}
 	/* a later apply may have written the original value again */
-	return *cur < *orig || *cur - *orig >= JIFFY_SLACK_MS;
+	return !min_ttl_same(*cur, *orig);
 }
 
 static int policy_path(const char *slice, char *buf, size_t n)

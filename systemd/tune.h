@@ -115,6 +115,10 @@ int slice_policy_read(struct tune *t, const char *cgroup, enum policy *out);
 /* The kernel keeps min_ttl_ms in jiffies and rounds up when storing it:
  * at HZ=100 a value can read back up to 9 ms larger than written. */
 #define JIFFY_SLACK_MS 10
+/* Whether min_ttl_ms reading cur is what writing want left: within the
+ * rounding, except that 0 (no thrashing protection) is only 0, since any
+ * other value, 1 ms included, turns the protection on. */
+bool min_ttl_same(uint64_t cur, uint64_t want);
 
 /* apply.c: apply, --dry-run and --check */
 int cmd_apply(struct tune *t);

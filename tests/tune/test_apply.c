@@ -443,6 +443,27 @@ static void test_policy_no_memcg_policy(void)
 #define MIN_TTL_SAVED "/run/mglru-fg/min_ttl_ms.saved"
 #define VENDOR_MASK "/etc/mglru-fg/tune.d/50-default.conf"
 
+/* MinTTL=0 turns the thrashing protection off, and a jiffy's 4 ms left
+ * by someone else is not "the same within the rounding". */
+static void test_min_ttl_zero(void)
+{
+	struct fake f;
+	struct result r;
+
+	standard(&f);
+	fake_write(&f, LOCAL, "[Global]\nMinTTL=0\n");
+	fake_write(&f, MIN_TTL, "4\n");
+	tune_run(&f, &r, "--check", "apply", NULL);
+	CHECK_INT(r.status, 1);
+	CHECK_HAS(r.out, "drift: min_ttl_ms: 4, want 0 (" LOCAL ":2)\n");
+	result_free(&r);
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_FILE(&f, MIN_TTL, "0\n");
+	result_free(&r);
+	fake_cleanup(&f);
+}
+
 /* MinTTL= gone from the configuration (masked, or not counting under the
  * running policy): min_ttl_ms goes back to the value from before, as
  * revert puts it back, and until then --check counts it as drift. */
@@ -595,6 +616,7 @@ void tests_apply(void)
 	      test_policy_refused);
 	h_run("Policy=: a kernel without memory.lru_gen_policy: no slice started, said once",
 	      test_policy_no_memcg_policy);
+	h_run("MinTTL=0 is written over a few milliseconds", test_min_ttl_zero);
 	h_run("MinTTL= removed: min_ttl_ms restored as revert does, drift until then",
 	      test_min_ttl_removed);
 	h_run("Policy= removed: the slice's policy restored as revert does, drift until then",

@@ -122,6 +122,21 @@ static void test_revert_anyway(void)
 	result_free(&r);
 	fake_cleanup(&f);
 
+	/* a few milliseconds are not 0: 0 turns the protection off, 1 ms (a
+	 * jiffy, 4 ms read back at HZ=250) on; found by the fuzzer */
+	applied(&f);
+	fake_write(&f, LOCAL, "[Global]\nMinTTL=0.001s\n");
+	tune_run(&f, &r, "apply", NULL);
+	CHECK_FILE(&f, MIN_TTL, "1\n");
+	result_free(&r);
+	fake_write(&f, MIN_TTL, "4\n");
+	tune_run(&f, &r, "revert", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.err, "<6>min_ttl_ms: 4 -> 0 (as before mglru-fg-tune)\n");
+	CHECK_FILE(&f, MIN_TTL, "0\n");
+	result_free(&r);
+	fake_cleanup(&f);
+
 	/* a removal that fails is an error, and nothing is claimed */
 	applied(&f);
 	fake_remove(&f, ADMIN);

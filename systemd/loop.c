@@ -33,7 +33,7 @@ void loop_start(struct loop_state *s, const struct loop_input *in)
 
 uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const struct loop_input *in)
 {
-	uint64_t stall, step, keep, room;
+	uint64_t stall, step, keep, room, hold;
 
 	if (s->phase == PHASE_MISSING || in->some_total_us < s->some_total_us ||
 	    in->now_us <= s->time_us) {
@@ -66,7 +66,10 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 		s->phase = PHASE_BACKING_OFF;
 		if (s->backoff < LOOP_BACKOFF_MAX)
 			s->backoff++;
-		s->hold = s->backoff >= 3 ? LOOP_HOLD_MAX : 1u << (2 * s->backoff);
+		/* the stall is at most 1e6 ppm and the target at least 1, so
+		 * this cannot overflow; rounded up */
+		hold = s->hold + (2ull * s->stall_ppm + p->target_ppm - 1) / p->target_ppm;
+		s->hold = hold < LOOP_HOLD_MAX ? (unsigned)hold : LOOP_HOLD_MAX;
 		s->calm = 0;
 		return 0;
 	}

@@ -8,13 +8,13 @@
  * since the last round (memory.pressure "some") with PressureTarget=.
  * Under it, the slice gets a step proportional to its size and to the
  * margin; at or over it, no step, the next ones are halved, and the loop
- * holds for 4, 16, then 64 rounds before it steps
- * again. A refault costs the reader a disk read, so near the working set
- * a round's stall is either nothing or well over a 0.1 % target: one
- * step too many shows only after it has been taken. The hold makes such
- * probes rarer each time one fails, so that their cost over a long run
- * stays under the target, while a slice that has cold memory again (the
- * steps stay harmless) gets back to full steps. */
+ * holds: no step for 2 * stall / target rounds, so that the stall,
+ * spread over the hold, is half the target. A refault costs the reader
+ * a disk read, so near the working set a round's stall is either nothing
+ * or well over a 0.1 % target: one step too many shows only after it has
+ * been taken, and what that probe cost sets how long until the next one.
+ * A slice that has cold memory again (the steps stay harmless) gets back
+ * to full steps. */
 #ifndef MGLRU_FG_LOOP_H
 #define MGLRU_FG_LOOP_H
 
@@ -25,14 +25,16 @@
 #define LOOP_TARGET_PPM 1000u		/* PressureTarget=0.1% */
 #define LOOP_STEP_PPM 5000u		/* 0.5% of memory.current a round, at no stall */
 #define LOOP_MAX_BYTES (256ull << 20)	/* ReclaimMax=256M */
-/* Backing off halves the step down to 1/64 of it, and holds for 4, 16,
- * then 64 rounds: a probe at the working set costs the reader a burst of
- * refaults whatever its size (see LOOP_MIN_PAGES), so only its rarity
- * bounds what probing costs. LOOP_CALM_STEPS steps in a row with no
- * round at or over the target undo one halving: from 1/64, 48 harmless
- * steps to full again. */
+/* Backing off halves the step down to 1/64 of it. The hold after a
+ * round at or over the target is 2 * stall / target rounds (a round that
+ * stalled 9 % against 0.1 %: 180 rounds, 9 minutes at a 3 s interval),
+ * added up over such rounds in a row and at most LOOP_HOLD_MAX, so that
+ * one burst cannot stop the loop for days (at the packaged 1 minute,
+ * 256 rounds are about four hours). LOOP_CALM_STEPS steps in a row with
+ * no round at or over the target undo one halving: from 1/64, 48
+ * harmless steps to full again. */
 #define LOOP_BACKOFF_MAX 6u
-#define LOOP_HOLD_MAX 64u
+#define LOOP_HOLD_MAX 256u
 #define LOOP_CALM_STEPS 8u
 /* The least a step asks for: a write to memory.reclaim reclaims at least
  * SWAP_CLUSTER_MAX pages (try_to_free_mem_cgroup_pages() in 6.12), so a

@@ -152,10 +152,10 @@ static void test_back_off(void)
 	CHECK_FILE(&f, RECLAIM, "");
 	/* (a hair under 1%: the run takes its time too) */
 	CHECK_HAS(r.err, "<6>system.slice: reclaiming -> backing-off (stall 0.99");
-	CHECK_HAS(r.err, "%, not under target 0.1%; steps 1/2, then a hold of 4 rounds)\n");
+	CHECK_HAS(r.err, "%, not under target 0.1%; steps 1/2, then a hold of 20 rounds)\n");
 	CHECK_STATE(&f, "state=backing-off\n");
 	CHECK_STATE(&f, "backoff=1\n");
-	CHECK_STATE(&f, "hold=4\n");
+	CHECK_STATE(&f, "hold=20\n");
 	CHECK_STATE(&f, "given_back=777\n");
 	CHECK_STATE(&f, "last_step=0\n");
 	result_free(&r);
@@ -166,7 +166,7 @@ static void test_back_off(void)
 	CHECK_FILE(&f, RECLAIM, "");
 	CHECK_LACKS(r.err, "->");
 	CHECK_STATE(&f, "backoff=2\n");
-	CHECK_STATE(&f, "hold=16\n");
+	CHECK_STATE(&f, "hold=20\n");
 	result_free(&r);
 
 	/* under the target, the hold over (a state without hold=): a quarter
@@ -599,7 +599,7 @@ static void test_status_dry_run_revert(void)
 			 "  stall last round         ");
 	CHECK_HAS(r.out, "\n  last step                0\n"
 			 "  given back               2695225\n"
-			 "  back-off                 1/4, 16 rounds to hold\n");
+			 "  back-off                 1/4, 256 rounds to hold\n");
 	result_free(&r);
 
 	tune_run(&f, &r, "revert", NULL);

@@ -75,7 +75,7 @@ static void test_back_off(void)
 	CHECK_INT(s.backoff, 1);
 	CHECK_U64(s.last_step, 0);
 	CHECK_U64(s.stall_ppm, 1000);
-	CHECK_INT(s.hold, 4);
+	CHECK_INT(s.hold, 2);		/* twice the stall over the target, in rounds */
 	CHECK_INT(s.calm, 0);
 	/* it halves down to 1/64, no further */
 	for (unsigned i = 1; i < 10; i++) {
@@ -83,7 +83,7 @@ static void test_back_off(void)
 		CHECK_U64(loop_round(&p, &s, &in), 0);
 		CHECK_INT(s.backoff, i + 1 < LOOP_BACKOFF_MAX ? i + 1 : LOOP_BACKOFF_MAX);
 	}
-	CHECK_INT(s.hold, 64);
+	CHECK_INT(s.hold, 20);		/* 1 % against 0.1 % */
 	/* under again: first the hold, a round at a time (4 GiB, so that
 	 * 1/64 of a step is above the least one) */
 	in = input(4 * GIB);
@@ -115,11 +115,23 @@ static void test_back_off(void)
 	s.calm = LOOP_CALM_STEPS - 1;
 	CHECK_U64(loop_round(&p, &s, &in), 0);
 	CHECK_INT(s.backoff, 2);
-	CHECK_INT(s.hold, 16);
+	CHECK_INT(s.hold, 2);
 	CHECK_INT(s.calm, 0);
-	prev(&s, &in, 60000, 2);
+	/* stalled rounds in a row add up, to at most LOOP_HOLD_MAX */
+	prev(&s, &in, 90000, 2);
+	s.hold = 7;
 	CHECK_U64(loop_round(&p, &s, &in), 0);
-	CHECK_INT(s.hold, 64);
+	CHECK_INT(s.hold, 10);		/* 1500 ppm: 3 rounds more */
+	prev(&s, &in, 60000000, 2);	/* stalled the whole time */
+	s.hold = 7;
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.hold, LOOP_HOLD_MAX);
+	/* a target of 1 ppm, the least there is */
+	p.target_ppm = 1;
+	prev(&s, &in, 60000000, 2);
+	CHECK_U64(loop_round(&p, &s, &in), 0);
+	CHECK_INT(s.hold, LOOP_HOLD_MAX);
+	p.target_ppm = LOOP_TARGET_PPM;
 	/* backed off to the end, still the least step the kernel takes */
 	in = input(1 << 20);
 	prev(&s, &in, 0, 6);
@@ -128,35 +140,36 @@ static void test_back_off(void)
 	CHECK_INT(s.phase, PHASE_STARTING);
 }
 
-/* A slice at its working set, where every page a step takes comes back
- * at once with a stall over the target (a refault costs a disk read): the
- * probes get rarer and smaller, so that over 240 rounds their stall stays
- * a small part of the run. Without the hold (the loop as first written)
- * it probed every other round at full size. */
+/* A slice at its working set, where every step comes back at once as a
+ * stall well over the target (a refault costs the reader a disk read):
+ * each probe buys a hold long enough that probing costs half the target
+ * over a long run. The loop as first written probed every other round.
+ * A 32 MiB slice, 3 s rounds; a probe stalls the next round 3 % (90 ms,
+ * about what one cost in the image test). */
 static void test_at_working_set(void)
 {
 	struct loop_input in = input(32 << 20);
 	struct loop_params p = defaults;
 	struct loop_state s;
-	uint64_t taken = 0;
-	unsigned probes = 0, stalls = 0;
+	uint64_t stalled_us = 0;
+	unsigned probes = 0, rounds = 2400;
 	bool stalled = false;
 
 	loop_start(&s, &in);
-	for (unsigned round = 0; round < 240; round++) {
+	for (unsigned round = 0; round < rounds; round++) {
 		uint64_t step;
 
 		in.now_us += 3000000;
-		in.some_total_us += stalled ? 30000 : 0;	/* 1 % of the round */
-		stalls += stalled;
+		in.some_total_us += stalled ? 90000 : 0;
+		stalled_us += stalled ? 90000 : 0;
 		step = loop_round(&p, &s, &in);
 		stalled = step != 0;
 		probes += stalled;
-		taken += step;
 	}
-	CHECK_INT(probes <= 12, 1);
-	CHECK_INT(stalls * 30000 < 240 * 3000000 / 1000 * 2, 1);	/* under 0.2 % */
-	CHECK_INT(taken < (1 << 20), 1);
+	/* 2 hours: a probe every 61 rounds (60 held, one step) */
+	CHECK_INT(probes, 39);
+	/* under half the target: 0.1 % of 7,200 s is 7.2 s */
+	CHECK_INT(stalled_us * 1000 / ((uint64_t)rounds * 3000000) < LOOP_TARGET_PPM / 2 + 1, 1);
 	CHECK_INT(s.backoff, LOOP_BACKOFF_MAX);
 }
 
@@ -267,8 +280,8 @@ static void test_state_file(void)
 	/* hold= and calm= may be absent (a state from before them): 0 */
 	CHECK_INT(back.hold, 0);
 	CHECK_INT(back.calm, 0);
-	CHECK_INT(loop_state_parse("state=reclaiming\nhold=65\n", &back, why, sizeof(why)), -1);
-	CHECK_STR(why, "hold=65 out of range");
+	CHECK_INT(loop_state_parse("state=reclaiming\nhold=257\n", &back, why, sizeof(why)), -1);
+	CHECK_STR(why, "hold=257 out of range");
 	CHECK_INT(loop_state_parse("state=reclaiming\ncalm=8\n", &back, why, sizeof(why)), -1);
 	CHECK_STR(why, "calm=8 out of range");
 
@@ -306,7 +319,7 @@ void tests_loop(void)
 {
 	h_run("loop: a step of 0.5% of memory.current, proportional to the margin under target",
 	      test_step);
-	h_run("loop: at or over the target no step, halving down to 1/64 with a hold, growing back",
+	h_run("loop: at or over the target no step, halving down to 1/64, a hold set by the stall",
 	      test_back_off);
 	h_run("loop: at the working set, probes get rarer and smaller", test_at_working_set);
 	h_run("loop: ReclaimMin=, ReclaimMax=, the floor and the protection bound a step", test_bounds);

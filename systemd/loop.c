@@ -81,14 +81,14 @@ uint64_t loop_round(const struct loop_params *p, struct loop_state *s, const str
 	step = mul_div(in->current, LOOP_STEP_PPM, PPM_ONE);
 	step = mul_div(step, p->target_ppm - s->stall_ppm, p->target_ppm);
 	step >>= s->backoff;
+	/* backed off to the end, the loop still probes, with what the
+	 * kernel takes at least; ReclaimMin=/ReclaimMax= still bound it */
+	if (step < (uint64_t)LOOP_MIN_PAGES * p->page_size)
+		step = (uint64_t)LOOP_MIN_PAGES * p->page_size;
 	if (step < p->min)
 		step = p->min;
 	if (step > p->max)
 		step = p->max;
-	/* backed off to the end, the loop still probes, with what the
-	 * kernel takes at least */
-	if (step < (uint64_t)LOOP_MIN_PAGES * p->page_size)
-		step = (uint64_t)LOOP_MIN_PAGES * p->page_size;
 	keep = p->floor > in->protection ? p->floor : in->protection;
 	room = in->current - keep;
 	if (step > room)

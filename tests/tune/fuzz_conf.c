@@ -350,10 +350,11 @@ static void round_from(struct loop_state *s, const uint8_t *data, size_t size)
 	in.protection = v[3] % (v[2] + 1);
 	p.floor = v[4] % (v[2] + 1);
 	p.target_ppm = (uint32_t)(v[4] % 1000000) + 1;
+	p.max = 4096 + (v[4] >> 40);	/* up to 16M: under the least step too */
 	step = loop_round(&p, s, &in);
 	keep = p.floor > in.protection ? p.floor : in.protection;
-	if (step % 4096 || (step && step > in.current - keep))
-		BROKEN("a step past the floor or the protection, or not whole pages");
+	if (step % 4096 || (step && step > in.current - keep) || step > p.max)
+		BROKEN("a step past ReclaimMax=, the floor or the protection, or not whole pages");
 	if (s->backoff > LOOP_BACKOFF_MAX || s->hold > LOOP_HOLD_MAX ||
 	    s->calm >= LOOP_CALM_STEPS)
 		BROKEN("a round left a state out of range");

@@ -182,6 +182,10 @@ static void test_bounds(void)
 	p.max = 1 << 20;
 	prev(&s, &in, 0, 0);
 	CHECK_U64(loop_round(&p, &s, &in), 1 << 20);
+	/* ReclaimMax= under the least step the loop takes: the bound wins */
+	p.max = 64 << 10;
+	prev(&s, &in, 0, 6);
+	CHECK_U64(loop_round(&p, &s, &in), 64 << 10);
 	p.max = LOOP_MAX_BYTES;
 	p.min = 8 << 20;
 	prev(&s, &in, 54000, 3);

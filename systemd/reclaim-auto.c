@@ -227,8 +227,8 @@ static void reason(const struct loop_state *s, const struct loop_params *p,
 			snprintf(buf, n, "stall %s, not under target %s; steps 1/%u, then a hold of "
 				 "%u rounds", stall, target, 1u << s->backoff, s->hold);
 		else
-			snprintf(buf, n, "stall %s under target %s, holding %u more rounds after a "
-				 "stall", stall, target, s->hold + 1);
+			snprintf(buf, n, "stall %s under target %s, held after a stall; %u more "
+				 "rounds to hold", stall, target, s->hold);
 		break;
 	case PHASE_PROTECTED:
 		limit_string(in->protection, lim, sizeof(lim));

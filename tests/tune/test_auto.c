@@ -585,6 +585,22 @@ static void test_status_dry_run_revert(void)
 	CHECK_STATE(&f, "state=backing-off\n");
 	result_free(&r);
 
+	/* a round of a hold: no step, and how many rounds are left after it */
+	{
+		char st[256];
+
+		snprintf(st, sizeof(st), "state=backing-off\nsome_total_us=0\ntime_us=%llu\nbackoff=1\n"
+			 "given_back=12345\nlast_step=0\nstall_ppm=0\nhold=3\ncalm=0\n",
+			 (unsigned long long)(mono_us() - 60000000ull));
+		fake_write(&f, STATE, st);
+	}
+	tune_run(&f, &r, "--dry-run", "reclaim", NULL);
+	CHECK_INT(r.status, 0);
+	CHECK_HAS(r.out, "held after a stall; 2 more rounds to hold)\n");
+	CHECK_FILE(&f, RECLAIM, "");
+	result_free(&r);
+	put_state(&f, STATE, "backing-off", 0, 60, 1, 12345);
+
 	round_(&f, &r);
 	CHECK_INT(r.status, 0);
 	result_free(&r);

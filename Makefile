@@ -56,7 +56,7 @@ help:
 	@echo "make memcg-scale-smp W12 at 1,024 memcgs on 2 vCPUs, no icount: the concurrency proxy"
 	@echo "make farm-check      the .dsc rebuilt by sbuild in a clean chroot, the SRPM by rpmbuild --rebuild (FLAVOUR=)"
 	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
-	@echo "make reclaim-check   ProactiveReclaim=auto vs a fixed step vs none in the Debian image, per policy"
+	@echo "make reclaim-check   ProactiveReclaim=auto vs a fixed step vs none in the Debian image, per shape and policy"
 	@echo "                     (make deb's packages; RECLAIM_OPTS=--tune-from-tree: the tree's helper)"
 	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, SMOKE=0)"
 
@@ -266,13 +266,15 @@ compile-check: deps
 	tests/bench/bench --icount --arms "mglru fg" --workloads W6 --rounds 3 --publish compile-check $(BENCH_OPTS)
 
 # ProactiveReclaim=auto live: in the Debian image (systemd as PID 1, make
-# deb's packages), one boot per policy (classic, mglru, fg), a slice's
-# service keeps a hot file in use after a finished job's cold read; auto
-# beside the fixed step and no reclaim, auto judged on issue #48's terms,
-# the table to docs/results.md. About 50 minutes here under TCG (16
-# minutes a boot, the image's install included); not part of check. RECLAIM_OPTS=--tune-from-tree
-# installs the tree's mglru-fg-tune over the packaged one (a development
-# run, said so in the section); RECLAIM_POLICIES= picks the boots.
+# deb's packages), one boot per shape and policy (classic, mglru, fg), a
+# slice's service keeps hot data in use after a finished job's cold read
+# (the reader, and make bench's W2 and W9 shapes); auto beside the fixed
+# step and no reclaim, auto judged on issue #48's terms for the reader,
+# the tables to docs/results.md. About 2.4 hours here under TCG (16
+# minutes a boot, the image's install included); not part of check.
+# RECLAIM_OPTS=--tune-from-tree installs the tree's mglru-fg-tune over the
+# packaged one (a development run, said so in the section);
+# RECLAIM_SHAPES= and RECLAIM_POLICIES= pick the boots.
 reclaim-check: deps
 	tests/pkg/reclaim-auto-test --publish $(RECLAIM_OPTS) $${BUILD:-build}/deb-$(PKG_LIST)
 

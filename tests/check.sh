@@ -95,6 +95,8 @@ tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$B
 tap_run "suite: mglru-fg-test undoes only what it did (a killed run's at the next run), runs alone and checks its options" "$TOP/tests/suite/test-runner"
 tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
 tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts each once" "$TOP/tests/smoke/test-kcsan-judge"
+tap_run "smoke: fg-check leaves out a stock round that Debian's kernel ended in a memcg OOM kill, and only that" \
+	"$TOP/tests/smoke/test-compare-stock-oom"
 # The boot-entries hooks on the host, in a mount namespace (no image).
 tap_run "boot-entries: update-grub works with the grub hook whatever /boot and the command line hold" \
 	"$TOP/tests/pkg/test-grub-entries"

@@ -125,6 +125,24 @@ static long long room_now(void)
 
 static void note(const char *what);
 
+/*
+ * root_reclaim: ask the root's memory.reclaim for MIB MiB. Returns 0, or
+ * the write's -errno (-EAGAIN: less came back than asked).
+ */
+static int root_reclaim(long long mib)
+{
+	char req[32];
+	int fd = open("/sys/fs/cgroup/memory.reclaim", O_WRONLY), err = 0;
+
+	if (fd < 0)
+		die("/sys/fs/cgroup/memory.reclaim: %s", strerror(errno));
+	snprintf(req, sizeof(req), "%lldM", mib);
+	if (write(fd, req, strlen(req)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 /* the memory locked at the start (0) and as the window opens (1) */
 static void *pin[2];
 static size_t pinned[2];
@@ -150,14 +168,11 @@ static long long lock_room(int k)
 	if (excess <= 0)
 		return 0;
 	if (k) {
-		char req[32];
-		int fd = open("/sys/fs/cgroup/memory.reclaim", O_WRONLY);
-
 		/* EAGAIN: less came back than asked; the lock reclaims the rest */
-		snprintf(req, sizeof(req), "%lldM", excess + 16);
-		if (fd < 0 || (write(fd, req, strlen(req)) < 0 && errno != EAGAIN))
-			die("/sys/fs/cgroup/memory.reclaim: %s", strerror(errno));
-		close(fd);
+		int err = root_reclaim(excess + 16);
+
+		if (err && err != -EAGAIN)
+			die("/sys/fs/cgroup/memory.reclaim: %s", strerror(-err));
 		note("reclaimed for the lock");
 	}
 	pinned[k] = (size_t)excess << 20;
@@ -556,16 +571,9 @@ int main(int argc, char **argv)
 		}
 		for (long t = 0; t < (phase ? window : warm); t++) {
 			if (reclaim_mib) {
-				char req[32];
-				int fd = open("/sys/fs/cgroup/memory.reclaim", O_WRONLY);
-
-				snprintf(req, sizeof(req), "%ldM", reclaim_mib);
-				if (fd < 0)
-					die("/sys/fs/cgroup/memory.reclaim: %s", strerror(errno));
 				/* EAGAIN: less than asked came back; counted */
-				if (write(fd, req, strlen(req)) < 0 && phase)
+				if (root_reclaim(reclaim_mib) && phase)
 					refused++;
-				close(fd);
 				asked += phase ? reclaim_mib << 20 : 0;
 			}
 			nap(1);

@@ -17,7 +17,7 @@ export JOBS
 # Our ARCH/FLAVOUR must not leak into kbuild's make through MAKEFLAGS.
 MAKEOVERRIDES :=
 
-.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick bench-cloud \
+.PHONY: all deps source tree export config kernel kunit smoke smoke-all stress kcsan fuzz-kernel soak kselftest-compare fg-check bench bench-quick bench-cloud fg-goals \
 	memcg-check memcg-scale memcg-scale-smp compile-check reclaim-check check-series farm-check cloud-check deb rpm packages source-packages repo \
 	check check-all clean help
 
@@ -48,8 +48,9 @@ help:
 	@echo "make fg-check        classic vs mglru vs fg on hot-cold and fio zipf (ARCH), and our cloud"
 	@echo "                     kernel vs Debian's stock cloud kernel (CLOUD=0 leaves it out)"
 	@echo "make compile-check   W6 (a compile with zram swap) on mglru and fg, 3 rounds under icount"
-	@echo "make bench           W1-W11, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
+	@echo "make bench           W1-W11 and W14, classic/mglru/fg and stock, 3 rounds (build/bench/DATE)"
 	@echo "make bench-quick     W1 at theta 0.9 and 1.2, one round, 1 vCPU under -icount"
+	@echo "make fg-goals        W7 at every reuse, W9 and W14 on mglru and fg, 3 rounds: fg's cost and hot-set goals"
 	@echo "make bench-cloud     W1-W11, our cloud kernel's mglru vs Debian's stock cloud kernel, 2 rounds"
 	@echo "make memcg-check     W5 (16 memcgs, global reclaim): stock vs mglru vs fg, 3 rounds"
 	@echo "make memcg-scale     the memcg walk at 16 to 4,096 memcgs (W12, W13): stock vs lru vs iter, -icount"
@@ -198,7 +199,7 @@ fg-check: deps
 	$(if $(filter 1,$(CLOUD)),$(if $(filter $(HOST_ARCH),$(ARCH)),scripts/pkg-deb $(ARCH) cloud >/dev/null))
 	CLOUD=$(CLOUD) tests/smoke/compare --publish $(ARCH)
 
-# classic vs mglru vs fg vs Debian's stock kernel on W1-W11, under -icount,
+# classic vs mglru vs fg vs Debian's stock kernel on W1-W11 and W14, under -icount,
 # into build/bench/DATE-TIME (results.csv, results.md, plots); BENCH_OPTS=
 # more options of tests/bench/bench. Not part of check.
 bench: deps
@@ -222,6 +223,19 @@ bench-cloud: deps
 	scripts/pkg-deb $(HOST_ARCH) cloud >/dev/null
 	tests/bench/bench --icount --rounds 2 --arms "stock-mglru cloud-mglru" \
 		--workloads "W1 W2 W3 W4 W5 W6 W7 W8 W9 W10" --publish bench-cloud $(BENCH_OPTS)
+
+# The goals of frequency-guided promotion that make bench's ratios do not
+# show alone, mglru against fg, FG_GOALS_ROUNDS rounds under -icount: the
+# CPU cost of a cached read at about 200 and at 2, 4 and 8 reads a page
+# (W7) and a hot file among cold files read a few times (W9) and among
+# single-use ones streaming past it at more than the memcg a round (W14).
+# About 12 minutes a boot. Not part of check.
+FG_GOALS_ROUNDS ?= 3
+fg-goals: deps
+	scripts/deps bench
+	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	tests/bench/bench --icount --rounds $(FG_GOALS_ROUNDS) --arms "mglru fg" --workloads "W7 W9 W14" \
+		--publish fg-goals $(BENCH_OPTS)
 
 # Global reclaim over many memcgs (W5: 16 memcgs, no limits) on Debian's
 # stock 6.12 and on ours under mglru and fg, 3 rounds: the spread of

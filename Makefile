@@ -251,8 +251,8 @@ memcg-check: deps
 # default, and iter), one vCPU under -icount, each workload in a boot of
 # its own (no memcgs left over from the one before); the report judges
 # whether mem_cgroup_iter() may be the default. SCALE_ROUNDS rounds; hours
-# here: a boot at 4,096 memcgs runs for well over an hour and a half of
-# host time (see docs/hacking.md). Not part of check.
+# here: a boot at 4,096 memcgs runs for more than two hours of host time
+# (see docs/hacking.md). Not part of check.
 SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps

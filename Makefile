@@ -59,7 +59,7 @@ help:
 	@echo "make cloud-check     the cloud flavour: both formats built, installed and booted in the Debian and rpm images"
 	@echo "make reclaim-check   ProactiveReclaim=auto vs a fixed step vs none in the Debian image, per shape and policy"
 	@echo "                     (make deb's packages; RECLAIM_OPTS=--tune-from-tree: the tree's helper)"
-	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, SMOKE=0)"
+	@echo "make check-series    every patch builds alone with FG on, FG off, no MGLRU, and boots fg (ARCH, SINCE=N, UNTIL=N, SMOKE=0)"
 
 deps:
 	scripts/deps build cross qemu smoke pkg tune repo
@@ -295,7 +295,7 @@ reclaim-check: deps
 # Bisectability: each commit of build/linux, three configs. Slow (an
 # incremental kernel build per commit and config); not part of check.
 check-series: deps
-	SINCE=$(SINCE) SMOKE=$(SMOKE) VARIANTS="$(VARIANTS)" tests/build/check-series $(ARCH)
+	SINCE=$(SINCE) UNTIL=$(UNTIL) SMOKE=$(SMOKE) VARIANTS="$(VARIANTS)" tests/build/check-series $(ARCH)
 
 check:
 	tests/check.sh

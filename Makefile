@@ -229,7 +229,8 @@ bench-cloud: deps
 # CPU cost of a cached read at about 200 and at 2, 4 and 8 reads a page
 # (W7) and a hot file among cold files read a few times (W9) and among
 # single-use ones streaming past it at more than the memcg a round (W14).
-# About 12 minutes a boot. Not part of check.
+# 5 to 7 minutes a boot, 40 minutes for 3 rounds beside kernel builds
+# (2026-12-07). Not part of check.
 FG_GOALS_ROUNDS ?= 3
 fg-goals: deps
 	scripts/deps bench

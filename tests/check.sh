@@ -93,6 +93,7 @@ tap_run "tune: without the DAC capabilities, an unreadable config dir or a misty
 tap_run "tune: fuzz the config parser (bounded)" make -s -C "$TOP/systemd" O="$BUILD/tune" fuzz-smoke
 # The test runner's cleanup, lock and option checks, on the host against fakes.
 tap_run "suite: mglru-fg-test undoes only what it did (a killed run's at the next run), runs alone and checks its options" "$TOP/tests/suite/test-runner"
+tap_run "suite: the man page, README and --help agree with the test registry" "$TOP/tests/suite/docs"
 tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
 tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts each once" "$TOP/tests/smoke/test-kcsan-judge"
 tap_run "smoke: fg-check leaves out a stock round that Debian's kernel ended in a memcg OOM kill, and only that" \

@@ -8,9 +8,8 @@ ARCHES   ?= $(shell scripts/arch list)
 DEFAULT_FLAVOUR := $(shell scripts/flavour default)
 FLAVOUR  ?= $(DEFAULT_FLAVOUR)
 POLICY   ?= fg
-# smoke-all: the three policies, plus the boot parameter cases:
-# an alias, an invalid value and no lru_gen= at all.
-POLICIES ?= classic mglru fg 1 bogus default
+# smoke-all: the boot matrix's lru_gen= values (config/policies)
+POLICIES ?= $(shell grep -v '^\#' config/policies)
 JOBS     ?= $(shell nproc)
 export JOBS
 
@@ -122,11 +121,11 @@ kunit: deps
 	scripts/kunit
 
 smoke: deps
-	$(if $(KERNEL),,scripts/build-kernel $(ARCH) virt >/dev/null)
+	$(if $(KERNEL),,scripts/build-kernel $(ARCH) $(DEFAULT_FLAVOUR) >/dev/null)
 	tests/smoke/run $(if $(KERNEL),--kernel $(KERNEL)) $(if $(KMODDIR),--kmoddir $(KMODDIR)) $(ARCH) "$(POLICY)"
 
 smoke-all: deps
-	for a in $(ARCHES); do scripts/build-kernel $$a virt >/dev/null || exit 1; done
+	for a in $(ARCHES); do scripts/build-kernel $$a $(DEFAULT_FLAVOUR) >/dev/null || exit 1; done
 	tests/smoke/run "$(ARCHES)" "$(POLICIES)"
 
 # mglru-fg-test's stress suite on the debug flavour under each policy: 100
@@ -185,7 +184,7 @@ soak: deps
 # The upstream mm and cgroup kselftests on Debian's stock 6.12 and on ours
 # under each policy (host arch); about an hour per kernel under TCG.
 kselftest-compare: deps
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/smoke/kselftest-compare
 
 # The A/B of the FG series: hot-cold and fio zipf under each policy, judged
@@ -195,7 +194,7 @@ kselftest-compare: deps
 # without the cloud arms; not part of check.
 CLOUD ?= 1
 fg-check: deps
-	scripts/build-kernel $(ARCH) virt >/dev/null
+	scripts/build-kernel $(ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	$(if $(filter 1,$(CLOUD)),$(if $(filter $(HOST_ARCH),$(ARCH)),scripts/pkg-deb $(ARCH) cloud >/dev/null))
 	CLOUD=$(CLOUD) tests/smoke/compare --publish $(ARCH)
 
@@ -204,12 +203,12 @@ fg-check: deps
 # more options of tests/bench/bench. Not part of check.
 bench: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --icount --publish bench $(BENCH_OPTS)
 
 bench-quick: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --quick --icount --publish bench-quick $(BENCH_OPTS)
 
 # Our cloud flavour under mglru beside Debian's stock cloud kernel, the
@@ -234,7 +233,7 @@ bench-cloud: deps
 FG_GOALS_ROUNDS ?= 3
 fg-goals: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --icount --rounds $(FG_GOALS_ROUNDS) --arms "mglru fg" --workloads "W7 W9 W14" \
 		--publish fg-goals $(BENCH_OPTS)
 
@@ -243,7 +242,7 @@ fg-goals: deps
 # pgsteal over the memcgs and the work done. About 25 minutes.
 memcg-check: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --arms "stock-mglru mglru fg" --workloads W5 --rounds 3 --publish memcg-check $(BENCH_OPTS)
 
 # The memcg walk of global reclaim at scale: W12 at 16, 256, 1,024 and
@@ -258,7 +257,7 @@ SCALE_ROUNDS ?= 2
 SCALE_WORKLOADS = W12:16 W12:256 W12:1024 W12:4096 W13
 memcg-scale: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --icount --boot-each --timeout 21600 --rounds $(SCALE_ROUNDS) \
 		--arms "stock-mglru mglru mglru-iter" --workloads "$(SCALE_WORKLOADS)" \
 		--publish memcg-scale $(BENCH_OPTS)
@@ -268,7 +267,7 @@ memcg-scale: deps
 # rates indicative only.
 memcg-scale-smp: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --rounds 1 --arms "stock-mglru mglru mglru-iter" --workloads W12:1024 \
 		--publish memcg-scale-smp $(BENCH_OPTS)
 
@@ -277,7 +276,7 @@ memcg-scale-smp: deps
 # fg <= 1.02 x mglru on each. About 25 minutes.
 compile-check: deps
 	scripts/deps bench
-	scripts/build-kernel $(HOST_ARCH) virt >/dev/null
+	scripts/build-kernel $(HOST_ARCH) $(DEFAULT_FLAVOUR) >/dev/null
 	tests/bench/bench --icount --arms "mglru fg" --workloads W6 --rounds 3 --publish compile-check $(BENCH_OPTS)
 
 # ProactiveReclaim=auto live: in the Debian image (systemd as PID 1, make

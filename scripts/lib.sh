@@ -28,29 +28,29 @@ die() { say "error: $*"; exit 1; }
 
 arches() { awk '!/^#/ && NF { print $1 }' "$TOP/config/arches"; }
 
-# arch_load ARCH: set A_* from the arch table, or fail naming the choices.
+# arch_load ARCH: set A_NAME for each column NAME of the arch table
+# (scripts/arch vars), or fail: scripts/arch names the choices.
 arch_load() {
-	_a=$1
-	# shellcheck disable=SC2046 # the table row is split on purpose
-	set -- $(awk -v a="$_a" '$1 == a' "$TOP/config/arches")
-	[ $# -eq 17 ] || die "unknown ARCH '$_a' (choose one of: $(arches | tr '\n' ' '))"
-	A_ARCH=$1 A_KARCH=$2 A_DEBARCH=$3 A_RPMARCH=$4 A_TRIPLET=$5 A_IMAGE=$6
-	A_QEMU=$7 A_MACHINE=$8 A_CPU=$9
-	shift 9
-	A_CONSOLE=$1 A_EARLYCON=$2 A_BIOS=$3 A_TSCALE=$4 A_SUITES=$5 A_CROSSPKGS=$6
-	# A_COMPAT_TRIPLET: the table's; A_COMPAT: it where its compiler is
-	# (Fedora has none by that name), as kconfig turns COMPAT_VDSO on for
-	# any non-empty CROSS_COMPILE_COMPAT
-	A_COMPAT_TRIPLET=$7 A_QEMUPKGS=$8
+	_v=$("$TOP/scripts/arch" vars "$1") || exit 1
+	eval "$_v"
+	# A_COMPAT: the compat vDSO's compiler where it is installed (Fedora
+	# has none by that name), as kconfig turns COMPAT_VDSO on for any
+	# non-empty CROSS_COMPILE_COMPAT
 	[ "$A_COMPAT_TRIPLET" != - ] || A_COMPAT_TRIPLET=
 	A_COMPAT=$A_COMPAT_TRIPLET
 	[ -n "$A_COMPAT" ] && command -v "$A_COMPAT-gcc" >/dev/null || A_COMPAT=
 	if [ "$A_ARCH" = "$HOST_ARCH" ]; then A_CROSS=; else A_CROSS=$A_TRIPLET-; fi
 }
 
+# policies: the boot matrix's lru_gen= values (config/policies).
+policies() { grep -v '^#' "$TOP/config/policies"; }
+
 flavours() { awk '!/^#/ && NF { print $1 }' "$TOP/config/flavours"; }
 # flavour_default: the table's first row.
 flavour_default() { flavours | sed -n 1p; }
+# guest_obj ARCH: the build directory of the kernel the tests' and the
+# benchmark's guests boot: the default flavour's.
+guest_obj() { echo "$BUILD/$1-$(flavour_default)"; }
 # flavour_variant FLAVOUR: what the packages of a flavour add to their
 # family's name (kernel-mglru-fg-cloud-core, linux-image-mglru-fg-cloud);
 # the default flavour adds nothing. debian/rules and the spec say the same.

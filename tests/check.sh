@@ -44,13 +44,13 @@ done
 tap_run "config: an unknown symbol fails, named" "$TOP/tests/build/config" bogus
 tap_run "config: an unmet dependency fails, named" "$TOP/tests/build/config" unmet
 
-tap_run "kernel: $HOST_ARCH virt image builds" "$TOP/scripts/build-kernel" "$HOST_ARCH" virt
+tap_run "kernel: $HOST_ARCH $(flavour_default) image builds" "$TOP/scripts/build-kernel" "$HOST_ARCH" "$(flavour_default)"
 # That image under UEFI Secure Boot (OVMF, x86_64 only): signed with the
 # firmware's enrolled test key it boots locked down; unsigned, or signed
 # with a key not enrolled, the firmware refuses it.
 if [ "$HOST_ARCH" = x86_64 ]; then
 	tap_run "secureboot: the signed virt image boots locked down under Secure Boot, an unsigned one is refused" \
-		"$TOP/tests/pkg/secureboot" "$(arch_load "$HOST_ARCH" && echo "$BUILD/$HOST_ARCH-virt/$A_IMAGE")"
+		"$TOP/tests/pkg/secureboot" "$(arch_load "$HOST_ARCH" && echo "$(guest_obj "$HOST_ARCH")/$A_IMAGE")"
 else
 	tap_skip "secureboot: the signed virt image boots locked down under Secure Boot" \
 		"the OVMF test is x86_64's ($HOST_ARCH here)"
@@ -62,7 +62,7 @@ tap_run "kunit: the series' suites pass under UML" "$TOP/scripts/kunit"
 # (config/x86_64.config has NUMA as they do), on the default memcg walk;
 # the alias (mglru) and no parameter (fg) walk memcgs with
 # mem_cgroup_iter(), and the invalid value asks for an invalid walk too.
-for p in classic mglru fg 1 bogus default; do
+for p in $(policies); do
 	case $p in
 	classic | mglru | fg) set -- --numa 2 ;;
 	bogus) set -- --tag walk-bogus --cmdline lru_gen_walk=bogus ;;

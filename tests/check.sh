@@ -96,6 +96,8 @@ tap_run "suite: mglru-fg-test undoes only what it did (a killed run's at the nex
 tap_run "suite: the man page, README and --help agree with the test registry" "$TOP/tests/suite/docs"
 tap_run "lib: tap.sh nests a guest's KTAP under its cell and counts leaves" "$TOP/tests/lib/test-tap"
 tap_run "smoke: kcsan-judge fails the series' races, lists the others, counts each once" "$TOP/tests/smoke/test-kcsan-judge"
+tap_run "smoke: judged numbers come from the runner's result lines; rewording its diagnostics changes none" \
+	"$TOP/tests/smoke/test-results"
 tap_run "smoke: fg-check leaves out a stock round that Debian's kernel ended in a memcg OOM kill, and only that" \
 	"$TOP/tests/smoke/test-compare-stock-oom"
 # The boot-entries hooks on the host, in a mount namespace (no image).

@@ -11,7 +11,9 @@ t_hot_cold() {
 	rc=0
 	m=$(new_memcg hotcold) || return 1
 	measured "$m" "$LIBEXEC/hotcold" --dir "$file_dir/hotcold" --hot "$(size_of 1 2)" \
-		--cold "$(size_of 2 1)" --rounds 8 --warm 3 || rc=1
+		--cold "$(size_of 2 1)" --rounds 8 --warm 3 > "$tmp/hc" || rc=1
+	cat "$tmp/hc"
+	grep '^hot_blocks=' "$tmp/hc" | record hot-cold -
 	rm -rf "$file_dir/hotcold"
 	return $rc
 }
@@ -25,7 +27,9 @@ t_lazyfree() {
 	rc=0
 	m=$(new_memcg lazyfree) || return 1
 	measured "$m" "$LIBEXEC/lazyfree" --dir "$file_dir/lazyfree" --hot "$(size_of 1 2)" \
-		--anon "$(size_of 1 2)" --rounds 6 || rc=1
+		--anon "$(size_of 1 2)" --rounds 6 > "$tmp/lf" || rc=1
+	cat "$tmp/lf"
+	grep '^hot_reads=' "$tmp/lf" | record lazyfree -
 	rm -rf "$file_dir/lazyfree"
 	delta "$tmp/a" "$tmp/b" | grep -q '^memory.stat pglazyfree +' ||
 		{ echo "MADV_FREE marked no folio lazyfree"; rc=1; }
@@ -79,7 +83,9 @@ t_zipf() {
 				printf "zipf theta=%s reads=%d misses_per_read=%.4f refaults_per_read=%.4f pgpgin_per_read=%.4f memcg_file_kib=%d\n",
 					t, r, s / 8 / r, d["memory.stat workingset_refault_file"] / r,
 					d["vmstat pgpgin"] / 4 / r, a["memory.stat file"] / 1024
-			}' "$tmp/a" "$tmp/b"
+			}' "$tmp/a" "$tmp/b" > "$tmp/zipf"
+		cat "$tmp/zipf"
+		sed 's/^zipf theta=[^ ]* //' "$tmp/zipf" | record zipf "theta=$theta"
 	done
 	rm -f "$f"
 	[ "$(oom_kills "$m")" -eq 0 ] || { echo "unexpected OOM kill"; rc=1; }

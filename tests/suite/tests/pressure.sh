@@ -43,6 +43,8 @@ t_thrash() {
 				s = d["workingset_restore_file"]
 				printf "thrash %s: %d refaults, %d activations, %d restores; memory.pressure some +%d us\n",
 					mode, r, a, s, psi
+				printf "result: thrash,%s,refaults,%d\nresult: thrash,%s,activations,%d\n", mode, r, mode, a
+				printf "result: thrash,%s,restores,%d\nresult: thrash,%s,psi_some_us,%d\n", mode, s, mode, psi
 				bad = 0
 				if (r < 1000) { print "too few refaults to judge: the file did not thrash"; bad = 1 }
 				if (pol != "classic" && mode == "read" && a < 0.9 * r) {

@@ -85,6 +85,8 @@ tap_cell "$TOP/tests/smoke/cell" --tag trinity-slice --suite fuzz --opts --only,
 zipf_limits() {
 	gcc -O2 -Wall -Werror -o "$BUILD/zipf-limits" "$TOP/tests/bench/zipf-limits.c" -lm && "$BUILD/zipf-limits" --check
 }
+tap_run "results: every docs/results.md section is a make target's, as tests/bench/publish writes it" \
+	"$TOP/tests/bench/test-results-md"
 tap_run "bench: zipf-limits reproduces the ideal and Che-LRU reference table" zipf_limits
 tap_run "tune: unit tests (ASan+UBSan)" make -s -C "$TOP/systemd" O="$BUILD/tune" check
 # After the unit tests, which build the binary it runs.

@@ -1,7 +1,8 @@
 # shellcheck shell=sh
-# The rules an A/B verdict applies, in one place for every judge
-# (tests/smoke/compare for make fg-check, tests/bench/report for the
-# benchmark's targets). Each is false when a number is missing.
+# The two rules of an A/B verdict, "below FACTOR x" and "within the
+# spread", in one place: tests/smoke/compare (make fg-check) judges by
+# both, tests/bench/report's agreement of two arms by within. Each is
+# false when a number is missing.
 
 # below A B FACTOR: A < B x FACTOR
 below() {

@@ -14,6 +14,8 @@ t_hot_cold() {
 		--cold "$(size_of 2 1)" --rounds 8 --warm 3 > "$tmp/hc" || rc=1
 	cat "$tmp/hc"
 	grep '^hot_blocks=' "$tmp/hc" | record hot-cold -
+	# what the host's judge of a stock round reads (tests/smoke/compare)
+	echo "oom_kills=$(oom_kills "$m")" | record hot-cold -
 	rm -rf "$file_dir/hotcold"
 	return $rc
 }

@@ -14,8 +14,9 @@ ksft() {
 	shift
 	[ -x "$KSELFTEST/run_kselftest.sh" ] || { SKIP_WHY="no kselftests at $KSELFTEST (package mglru-fg-tests)"; return 4; }
 	[ -f "$CG/cgroup.controllers" ] || { SKIP_WHY="no cgroup v2 at $CG"; return 4; }
-	# The zswap and swap tests (and any test that overcommits) need swap:
-	# without it one drove a guest into a global OOM that killed init.
+	# swap is among the registry's needs: the zswap and swap tests (and
+	# any test that overcommits) need it, and without it one drove a guest
+	# into a global OOM that killed init.
 	known=/dev/null
 	[ ! -r "$KSELFTEST_SKIP" ] || known=$KSELFTEST_SKIP
 	# Append only: the runner reopens /dev/stdout for the programs' output,

@@ -45,6 +45,19 @@ arch_load() {
 # policies: the boot matrix's lru_gen= values (config/policies).
 policies() { grep -v '^#' "$TOP/config/policies"; }
 
+# arms: every arm of config/arms. arm_load ARM: its row as ARM_KERNEL,
+# ARM_POLICY, ARM_WALK (empty for "-") and ARM_BOOT (spaces, empty for
+# "-"), or fail naming the choices.
+arms() { awk '!/^#/ && NF { print $1 }' "$TOP/config/arms"; }
+arm_load() {
+	# shellcheck disable=SC2046 # the table row is split on purpose
+	set -- $(awk -v a="$1" '!/^#/ && $1 == a' "$TOP/config/arms") "$1"
+	[ $# -eq 6 ] || die "unknown arm '$1' (choose one of: $(arms | paste -sd ' ' -))"
+	ARM_KERNEL=$2 ARM_POLICY=$3 ARM_WALK=$4 ARM_BOOT=$(echo "$5" | tr , ' ')
+	[ "$ARM_WALK" != - ] || ARM_WALK=
+	[ "$ARM_BOOT" != - ] || ARM_BOOT=
+}
+
 flavours() { awk '!/^#/ && NF { print $1 }' "$TOP/config/flavours"; }
 # flavour_default: the table's first row.
 flavour_default() { flavours | sed -n 1p; }
@@ -70,6 +83,15 @@ flavour_has() { case ,$F_ARCHES, in *,all,* | *,"$1",*) ;; *) return 1 ;; esac; 
 flavour_load_for() {
 	flavour_load "$1"
 	flavour_has "$2" || die "there is no $1 flavour for $2 (config/flavours: $F_ARCHES)"
+}
+
+# Debian's archive: the test roots and the stock kernels come from it.
+# DEBIAN_ARCHIVE= names a mirror. archive_why SUITE: why it cannot be
+# reached from here, or nothing.
+DEBIAN_ARCHIVE=${DEBIAN_ARCHIVE:-http://deb.debian.org/debian}
+archive_why() {
+	curl -fsS -o /dev/null --max-time 30 "$DEBIAN_ARCHIVE/dists/$1/InRelease" 2>/dev/null ||
+		echo "Debian's archive ($DEBIAN_ARCHIVE, suite $1) cannot be reached"
 }
 
 # The one definition of KERNELRELEASE: the base version (which build-kernel

@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # The two rules of an A/B verdict, "below FACTOR x" and "within the
-# spread", in one place: tests/smoke/compare (make fg-check) judges by
-# both, tests/bench/report's agreement of two arms by within. Each is
-# false when a number is missing.
+# spread", in one place: tests/bench/report, the one judge of make bench's
+# and make fg-check's goals, uses both. Each is false when a number is
+# missing.
 
 # below A B FACTOR: A < B x FACTOR
 below() {

@@ -31,11 +31,15 @@ pkgs_from_cache() {
 }
 
 # pkg_install_why: why the packages cannot be installed and booted here,
-# or nothing: that takes root (chroots, mounts, loop devices). As root a
-# test root that cannot be made (tests/pkg/rootfs) fails the tests: an
-# archive outage and a broken package list look alike from here.
+# or nothing: that takes root (chroots, mounts, loop devices) and a test
+# root, cached or made from Debian's archive (tests/pkg/rootfs --why).
+# With both, a test root that cannot be made fails the tests.
 pkg_install_why() {
-	[ "$(id -u)" = 0 ] || echo "installing and booting the packages needs root (chroots, mounts, loop devices)"
+	if [ "$(id -u)" != 0 ]; then
+		echo "installing and booting the packages needs root (chroots, mounts, loop devices)"
+	else
+		"$TOP/tests/pkg/rootfs" --why
+	fi
 }
 # pkg_cell TEST ARGS...: tap_cell of a test that installs and boots
 # packages, or a skip with pkg_install_why's reason

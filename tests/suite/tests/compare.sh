@@ -38,41 +38,36 @@ t_lazyfree() {
 	return $rc
 }
 
-# zipf: fio's zipf randread over one 128 MiB file (2^15 blocks, so fio's
-# rank->block map is a bijection) in a memcg of 2/5 of it, for theta 0.9
-# and 1.2: a warm-up of 25 reads per block from an emptied cache, then a
-# measured run of 8 reads per block that keeps the cache (invalidate=0).
-# Misses are device reads; refaults come from memory.stat. fio seeds every
-# run alike by default, so the measured run would replay the warm-up's
-# first reads and reward remembering them: each phase gets its own seed
-# (randrepeat=0 and randseed, which also moves the zipf offset; fio derives
-# a job's seeds from randseed and the job's number, so nearby seeds replay
-# each other's jobs: 1 and 77777777 do not), and the centre 0.3 pins the
-# rank->block map, so that the window is a fresh sample of the same
-# distribution.
+# zipf: make bench's W1 fio command (zipf-fio) at one job over one
+# 128 MiB file (2^15 blocks, so fio's rank->block map is a bijection) in a
+# memcg of 2/5 of it, for theta 0.9 and 1.2: a warm-up of 25 reads per
+# block from an emptied cache, then a measured run of 8 reads per block
+# that keeps the cache (invalidate=0), each phase on its own seed, the
+# zipf centre 0.3 pinning the rank->block map (zipf-fio says why).
+# Misses are device reads; refaults come from memory.stat.
 t_zipf() {
 	dev=$(df -P "$workdir" | awk 'NR == 2 { print $1 }')
 	dev=${dev##*/}
 	[ -r "$SYS/block/$dev/stat" ] || { SKIP_WHY="cannot find the block device of $workdir"; return 4; }
 	m=$(new_memcg zipf 52428K) || return 1
-	blocks=32768 rc=0
-	f=$file_dir/zipf.0
+	rc=0
+	d=$file_dir/zipf
+	mkdir -p "$d"
+	printf '%s\n' W1_MIB=128 W1_JOBS=1 W1_CENTER=0.3 W1_WARM=25 W1_MEASURE=8 > "$tmp/zipf.sizes"
 	# Written outside the memcg: there, the 128 MB of dirty pages beside
 	# fio's shared memory (24 MB of shmem in its RSS) once ended in a memcg
 	# OOM kill on an ext4 GFP_NOFS|__GFP_NOFAIL charge (Debian's kernel,
-	# 1 of 14 boots). The warm-up's invalidate (fio's default) drops the
-	# written pages, so the memcg still starts with none of the file.
-	fio --name=layout --filename="$f" --size=128M --rw=write --bs=1M \
-		--end_fsync=1 --output=/dev/null 9>&- || { echo "fio could not lay out $f"; return 1; }
+	# 1 of 14 boots). The warm-up's invalidate drops the written pages, so
+	# the memcg still starts with none of the file. zipf-fio's one job
+	# reads the file fio names w1.0.0.
+	fio --name=layout --filename="$d/w1.0.0" --size=128M --rw=write --bs=1M \
+		--end_fsync=1 --output=/dev/null 9>&- || { echo "fio could not lay out $d/w1.0.0"; return 1; }
 	for theta in 0.9 1.2; do
-		set -- --name=zipf --filename="$f" --size=128M --bs=4k --rw=randread --ioengine=psync \
-			--random_distribution="zipf:$theta:0.3" --randrepeat=0 --output-format=terse
-		# io_size, not number_ios: the latter only stops a job early
-		in_memcg "$m" fio "$@" --randseed=1 --io_size=$((blocks * 25 * 4))k > "$tmp/warm" ||
+		in_memcg "$m" sh "$TESTLIB/zipf-fio" --sizes "$tmp/zipf.sizes" "$d" "$theta" warm --invalidate=1 > "$tmp/warm" ||
 			{ echo "fio warm-up failed"; return 1; }
 		snap "$tmp/a" "$m"
 		s0=$(awk '{ print $3 }' "$SYS/block/$dev/stat")
-		in_memcg "$m" fio "$@" --randseed=77777777 --io_size=$((blocks * 8 * 4))k --invalidate=0 > "$tmp/run" ||
+		in_memcg "$m" sh "$TESTLIB/zipf-fio" --sizes "$tmp/zipf.sizes" "$d" "$theta" window --invalidate=0 > "$tmp/run" ||
 			{ echo "fio run failed"; return 1; }
 		s1=$(awk '{ print $3 }' "$SYS/block/$dev/stat")
 		snap "$tmp/b" "$m"
@@ -89,7 +84,7 @@ t_zipf() {
 		cat "$tmp/zipf"
 		sed 's/^zipf theta=[^ ]* //' "$tmp/zipf" | record zipf "theta=$theta"
 	done
-	rm -f "$f"
+	rm -rf "$d"
 	[ "$(oom_kills "$m")" -eq 0 ] || { echo "unexpected OOM kill"; rc=1; }
 	return $rc
 }
